@@ -7,7 +7,8 @@ import { decide, type Decision } from './decide/evaluate.js'
 import type { CheckResult, Status, UnitResult } from './decide/types.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
-import { valuesOf } from './stats/subsets.js'
+import { sliceValues } from './stats/engine-queries.js'
+import { fromAggregates } from './capabilities/aggregates.js'
 import { judgePublishable, type TrustEvidence, type TrustResult } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
 import { sideFormat } from './model/format.js'
@@ -54,9 +55,11 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
   let core = inputs.core
   for (const a of active) if (a.capability.sides) core = a.capability.sides(core, evidenceOf(a), rules)
   const { baseline, candidate } = core
-  const table = pairRows(rules, baseline, candidate)
-  refuseTooManySliceValues(rules, table)
-  let stats = createStats(table, rules, options)
+  // A warehouse's sums replace the pairing and the rows' sums; everything after is one pipeline.
+  const sums = inputs.aggregates === undefined ? null : fromAggregates(rules, inputs.aggregates, options)
+  const table = sums?.table ?? pairRows(rules, baseline, candidate)
+  if (sums === null) refuseTooManySliceValues(rules, table)
+  let stats = sums?.stats ?? createStats(table, rules, options)
   const contextOf = (a: Active, engine: StatsEngine): AssessContext<unknown, unknown> => ({
     rules,
     config: a.config,
@@ -76,20 +79,23 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
   const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats))
   return {
     rules,
-    inputs: {
-      baseline: baseline.source,
-      candidate: candidate.source,
-      formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) }
-    },
+    inputs:
+      sums === null
+        ? {
+            baseline: baseline.source,
+            candidate: candidate.source,
+            formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) }
+          }
+        : { baseline: baseline.source, candidate: candidate.source },
     coverage: table.coverage,
     decision,
     comparisons: allComparisons(rules, table, stats),
     primaryMetric: rules.checks[0].metric,
-    regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
+    regressions: sums === null ? regressedQueries(rules, table, stats, rules.checks[0].metric) : [],
     primaryDifferences: stats.differences(rules.checks[0].metric),
     table,
     trust: assembleTrust(assessed, guards),
-    capabilities: assessed.map(outcomeOf)
+    capabilities: [...assessed.map(outcomeOf), ...(sums === null ? [] : [sums.outcome])]
   }
 }
 
@@ -118,11 +124,7 @@ function adjustUnits(
           summary: a.assessment.summary,
           check
         })
-        if (RANK[next.status] < RANK[out.status])
-          throw new Error(
-            `capability ${a.capability.name} made a ${out.status} unit ${next.status}: an adjustment may only make a unit worse`
-          )
-        out = next
+        out = moveDown(out, next, { capability: a.capability.name, rule: check.rule, rules })
       }
       return out
     })
@@ -139,6 +141,34 @@ function adjustUnits(
   if (!changed) return decision
   const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks)
   return { ...decision, verdict, decidedBy, checks, guards }
+}
+
+/** What {@link moveDown} judges an adjustment by: who made it, and the check's rule under the rules. */
+interface Adjusting {
+  capability: string
+  rule: CheckResult['rule']
+  rules: Rules
+}
+
+/**
+ * The outcome lattice (docs/statistics.md): a unit may only move down, in its status (pass -> inconclusive -> fail)
+ * and in how it counts toward the verdict. An inconclusive unit made inconclusive for another reason keeps the
+ * reason that counts worse (a holdout cap on a unit with too few queries must not trade on_too_few's fail for
+ * on_inconclusive's pass), with what the capability added; any other move up is a bug, and the gate stops.
+ */
+function moveDown(unit: UnitResult, next: UnitResult, by: Adjusting): UnitResult {
+  if (RANK[next.status] < RANK[unit.status])
+    throw new Error(
+      `capability ${by.capability} made a ${unit.status} unit ${next.status}: an adjustment may only make a unit worse`
+    )
+  const before = unitCounts(unit, by.rule, by.rules)
+  if (before === 'fail' && unitCounts(next, by.rule, by.rules) === 'pass') {
+    if (next.status === 'inconclusive' && unit.status === 'inconclusive') return { ...next, reason: unit.reason }
+    throw new Error(
+      `capability ${by.capability} made a unit that counts as fail count as pass: an adjustment may only make a unit worse`
+    )
+  }
+  return next
 }
 
 /** The trust section the reports show: every guard, each trust capability's part, and whether the result is publishable. */
@@ -158,7 +188,7 @@ function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): C
   const out: Comparison[] = []
   for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, []))
   for (const attr of rules.slices) {
-    for (const value of valuesOf(table, attr, stats.members([]))) {
+    for (const value of sliceValues(table, stats, attr, [])) {
       for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, [[attr, value]]))
     }
   }

@@ -7,14 +7,16 @@ import { cli, jsonl, refusal, writeFiles } from '../helpers.js'
  * loses 0.4 points of recall@10 against its own base (each query -0.004, up to +/-0.002 of deterministic jitter),
  * well inside the 0.5-point margin, so each passes alone; three of them lose 1.2 points since the release, more
  * than the 1.0-point budget. The figures are exact by construction: PR k's candidate is reference - 0.004 k
- * (+/- 0.001 jitter that cancels over the 40 queries and within each segment, and differs from PR k - 1's, so no
+ * (+/- 0.001 jitter that cancels over the queries and within each segment, and differs from PR k - 1's, so no
  * comparison has equal differences everywhere: that would be no evidence), so the drop since the reference is
  * 0.004 k and every bootstrap mean lies within 0.001 of it (a mean of values within 0.001 of 0.004 k). The rules
  * ask for the percentile bootstrap: this file is about the budget's bookkeeping, on 20-query segments (the default
- * interval needs 40 queries for a metric that is not binary).
+ * interval needs 40 queries for a metric that is not binary). 8,000 queries (4,000 per segment): on a metric in
+ * [0, 1] fewer could not rule out that unseen queries lose more than half a point (the range's bound: 0.0009 at
+ * 4,000 queries, docs/statistics.md, "The reliability rule"), and no PR would pass alone.
  */
-const N = 40
-const ids = Array.from({ length: N }, (_, i) => `q${String(i).padStart(2, '0')}`)
+const N = 8000
+const ids = Array.from({ length: N }, (_, i) => `q${String(i).padStart(4, '0')}`)
 const segment = (i: number): string => (i % 2 === 0 ? 'new' : 'old')
 /** The release's recall@10 per query: spread over 0.3..0.9. */
 const release = ids.map((_, i) => 0.3 + ((i * 7) % 40) * 0.015)
@@ -82,7 +84,7 @@ describe('a series of PRs that each pass alone', () => {
       const u = report.budgets.units[0]
       expect(report.budgets.reference.label).toBe('v1.4')
       expect(u.budget).toBe(0.01)
-      // Drop since the reference: 0.004 k to within the jitter's mean (exactly 0 over 40 queries), ~1e-15.
+      // Drop since the reference: 0.004 k to within the jitter's mean (exactly 0 over the queries), ~1e-15.
       expect(u.used).toBeCloseTo(0.004 * k, 12)
       expect(u.used_ci[0]).toBeGreaterThanOrEqual(0.004 * k - 0.001 - 1e-12)
       expect(u.used_ci[1]).toBeLessThanOrEqual(0.004 * k + 0.001 + 1e-12)
@@ -127,7 +129,7 @@ describe('a series of PRs that each pass alone', () => {
     expect(r.stdout).toContain('### Regression budget since v1.4')
     // 1.2 of 1.0 points: the drop 0.012 and the budget 0.01, x100 (points of a 0..1 metric), one decimal.
     expect(r.stdout).toMatch(
-      /- ❌ budget exceeded \*\*recall does not drop\*\* \(all queries\): 1\.2 of 1\.0 points used since v1\.4 \(95% interval of the drop \+1\.\d to \+1\.\d points, 40 queries\)\./
+      /- ❌ budget exceeded \*\*recall does not drop\*\* \(all queries\): 1\.2 of 1\.0 points used since v1\.4 \(95% interval of the drop \+1\.\d to \+1\.\d points, 8000 queries\)\./
     )
     // Relative budget per slice: 5% of each segment's reference mean (both means are ~0.59: ~2.9 points), not exceeded.
     expect(r.stdout).toMatch(
@@ -229,20 +231,20 @@ describe('the reference must be the exam', () => {
     const r = await gate(1, RULES(), other)
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(
-      'the reference "v1.4" is not comparable with the exam: a different query set: 1 exam query is not in it ("q00"); 1 of its queries is not in the exam ("q99")'
+      'the reference "v1.4" is not comparable with the exam: a different query set: 1 exam query is not in it ("q0000"); 1 of its queries is not in the exam ("q99")'
     )
     expect(r.stderr).toContain('regenerate the reference rows on the current exam')
   })
 
   test('a reference that labels a query with another slice value is refused', async () => {
     const relabelled = rows(release).replace(
-      '"query_id":"q00","recall@10":0.3,"segment":"new"',
-      '"query_id":"q00","recall@10":0.3,"segment":"old"'
+      '"query_id":"q0000","recall@10":0.3,"segment":"new"',
+      '"query_id":"q0000","recall@10":0.3,"segment":"old"'
     )
     expect(relabelled).not.toBe(rows(release))
     const r = await gate(1, RULES('    where: { segment: new }\n'.replace(/^/, '')), relabelled)
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('query "q00" has segment = "old" in the reference and "new" in the exam')
+    expect(r.stderr).toContain('query "q0000" has segment = "old" in the reference and "new" in the exam')
   })
 
   test("a reference without attributes takes the exam's (the slices are the same)", async () => {

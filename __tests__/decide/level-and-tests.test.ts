@@ -42,8 +42,8 @@ function rules(check: string, metric = 'm: { better: higher, range: [0, 1] }') {
   )
 }
 
-function unitOf(check: string, base = BASE, cand = CAND) {
-  const result = gateSides(rules(check), side('b.jsonl', base), side('c.jsonl', cand))
+function unitOf(check: string, base = BASE, cand = CAND, metric?: string) {
+  const result = gateSides(rules(check, metric), side('b.jsonl', base), side('c.jsonl', cand))
   return { result, unit: result.decision.checks[0].units[0] }
 }
 
@@ -58,13 +58,13 @@ function refusal(text: string): InputError {
 }
 
 describe('at_least / at_most: an absolute level on the candidate mean', () => {
-  it('judges the t interval of the candidate mean (scipy t.interval), pass / fail / inconclusive', () => {
+  it('judges the skew-corrected t interval of the candidate mean (no skew here: scipy t.interval), pass / fail / inconclusive', () => {
     const pass = unitOf('at_least: 0.44')
     expect(pass.unit.level?.mean).toBeCloseTo(0.5, 12)
     // The project's t quantile (src/stats/special.ts) agrees with scipy's to about 2e-10 here.
     expect(pass.unit.level?.ci?.[0]).toBeCloseTo(0.4424812376243401, 8)
     expect(pass.unit.level?.ci?.[1]).toBeCloseTo(0.5575187623756599, 8)
-    expect(pass.unit.level?.method).toBe('t')
+    expect(pass.unit.level?.method).toBe('skew-t')
     expect(pass.unit.level?.df).toBe(39)
     expect([pass.unit.status, pass.unit.reason]).toEqual(['pass', 'holds'])
     const fail = unitOf('at_least: { value: 0.56 }')
@@ -74,7 +74,7 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
     expect(between.result.decision.verdict).toBe('fail') // on_inconclusive defaults to fail
   })
 
-  it('at_most on a better-lower metric mirrors it; every value equal is no evidence', () => {
+  it('at_most on a better-lower metric mirrors it; every value equal is no evidence for a pass, and fails beyond the level', () => {
     const lower = (value: number, values = CAND) =>
       gateSides(
         loadRules(
@@ -91,7 +91,17 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
       0.7,
       CAND.map(() => 0.5)
     )
-    expect([flat.status, flat.reason, flat.level?.ci]).toEqual(['inconclusive', 'no_spread', null])
+    expect([flat.status, flat.reason, flat.level?.unreliable]).toEqual([
+      'inconclusive',
+      'interval_unreliable',
+      'no_spread'
+    ])
+    // Issue 32 item 3: a constant candidate far beyond the level is the fail it is, not "no spread".
+    const beyond = lower(
+      0.3,
+      CAND.map(() => 0.5)
+    )
+    expect([beyond.status, beyond.reason]).toEqual(['fail', 'beyond_level'])
   })
 
   it('a level check is not in the multiplicity family and has no p-value', () => {
@@ -118,7 +128,7 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
     const { result } = unitOf('at_least: 0.56')
     const md = toMarkdown(result)
     expect(md).toContain(
-      '**m has a candidate mean of 0.5000 (95% t interval 0.4425 to 0.5575, 40 queries); the rules need at least 0.5600.**'
+      '**m has a candidate mean of 0.5000 (95% skew-corrected t interval 0.4425 to 0.5575, 40 queries); the rules need at least 0.5600.**'
     )
     expect(md).toContain(
       '| ❌ fail | 1. c | m | all queries | 40 | mean\u00a00.5000 | [0.4425,\u00a00.5575] | low ≥\u00a00.5600 |'
@@ -129,7 +139,7 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
     expect(json.checks[0].kind).toBe('at_least')
     expect(json.checks[0].units[0].reason).toBe('beyond_level')
     const level = json.checks[0].units[0].level as { mean: number; ci: [number, number]; method: string; df: number }
-    expect([level.mean, level.method, level.df]).toEqual([0.5, 't', 39])
+    expect([level.mean, level.method, level.df]).toEqual([0.5, 'skew-t', 39])
     expect(level.ci[0]).toBeCloseTo(0.4424812376243401, 8)
     const f = writeFiles({
       'r.yml':
@@ -137,32 +147,37 @@ describe('at_least / at_most: an absolute level on the candidate mean', () => {
     })
     let text = ''
     await explainCommand(f['r.yml'], (t) => (text += t))
-    expect(text).toContain("Passes if the lower 95% bound of the candidate's mean m (a t interval) is at least 0.35.")
+    expect(text).toContain(
+      "Passes if the lower 95% bound of the candidate's mean m (a skew-corrected t interval, never narrower than Student's t nor than the range allows unseen queries to change) is at least 0.35."
+    )
   })
 })
 
+/** Without a range: on [0, 1], 40 queries could not show a gain of a point whatever the test (the range's bound). */
+const UNBOUNDED = 'm: { better: higher }'
+
 describe('superior: { test: t | randomization }', () => {
   it('t: the paired t-test p (scipy ttest_rel) with the change the better way', () => {
-    const { unit } = unitOf('superior: { test: t }')
+    const { unit } = unitOf('superior: { test: t }', BASE, CAND, UNBOUNDED)
     expect(unit.comparison.tTest?.pValue).toBeCloseTo(7.819123267189756e-5, 9)
     expect([unit.pTest, unit.status, unit.reason]).toEqual(['t', 'pass', 'holds'])
     expect(unit.pValue).toBe(unit.comparison.tTest?.pValue)
     // The other way round: shown worse.
-    const worse = unitOf('superior: { test: t }', CAND, BASE).unit
+    const worse = unitOf('superior: { test: t }', CAND, BASE, UNBOUNDED).unit
     expect([worse.status, worse.reason]).toEqual(['fail', 'shown_worse'])
     // No shown difference (scipy p 0.804): not shown better, which a superior check always counts as a fail.
-    const none = unitOf('superior: { test: t }', NOISY, CAND).unit
+    const none = unitOf('superior: { test: t }', NOISY, CAND, UNBOUNDED).unit
     expect(none.comparison.tTest?.pValue).toBeCloseTo(0.8041298809635679, 9)
     expect([none.status, none.reason]).toEqual(['inconclusive', 'not_shown_better'])
   })
 
   it("randomization: the sign-flip test p, in the family as the unit's test", () => {
-    const { unit, result } = unitOf('superior: { test: randomization, alpha: 0.01 }')
+    const { unit, result } = unitOf('superior: { test: randomization, alpha: 0.01 }', BASE, CAND, UNBOUNDED)
     expect(unit.pTest).toBe('randomization')
     expect(unit.pValue).toBe(unit.comparison.randomization.pValue)
     expect(unit.pValue as number).toBeLessThan(0.01)
     expect(unit.status).toBe('pass')
-    const none = unitOf('superior: { test: randomization }', NOISY, CAND).unit
+    const none = unitOf('superior: { test: randomization }', NOISY, CAND, UNBOUNDED).unit
     expect(none.reason).toBe('not_shown_better')
     expect(JSON.parse(toJsonReport(result)).checks[0].units[0].p_test).toBe('randomization')
   })
@@ -192,7 +207,7 @@ describe('with seed replicates', () => {
       ['at_least: 0.3', 'at_least']
     ]) {
       const f = writeFiles({
-        'r.yml': `version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - name: c\n    metric: m\n    ${check}\n`,
+        'r.yml': `version: 1\nmetrics:\n  m: { better: higher, range: [0, 1] }\nstatistics: { seeds: 2 }\nchecks:\n  - name: c\n    metric: m\n    ${check}\n`,
         'b1.jsonl': rows(BASE),
         // Two different seeds per side (the same file twice would be one seed, refused before the rules are).
         'b2.jsonl': rows(BASE.map((v) => v + 0.01)),

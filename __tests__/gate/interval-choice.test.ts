@@ -1,6 +1,6 @@
 /**
- * Issue 25 end to end: the interval statistics.interval auto chooses, what it refuses to call a pass, and what the
- * reports say about it. Each case is a design the issue measured a false pass on (or a point interval for).
+ * Issues 25 and 32 end to end: the interval the law gives, what the one reliability rule refuses to call a pass, and
+ * what the reports say about it. Each case is a design an issue measured a false pass on (or a point interval for).
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
@@ -41,7 +41,11 @@ checks:
     const r = gateSides(rules, side('b', rows), side('c', rows))
     const unit = r.decision.checks[0].units[0]
     expect(unit.comparison.interval).toBe('score')
-    expect(unit.comparison.ci[0]).toBeCloseTo(-0.08762160504944823, 8) // reference-intervals.py, tango(0, 0, 40)
+    // Tango's own lower end, reference-intervals.py tango(0, 0, 40): -0.08762160504944823; the range's bound, python
+    // 1 - 0.025 ** (1 / 40) = 0.08809730287880235, is a little wider and stands.
+    expect(unit.comparison.ownCi[0]).toBeCloseTo(-0.08762160504944823, 8)
+    expect(unit.comparison.ci[0]).toBeCloseTo(-0.08809730287880235, 12)
+    expect(unit.comparison.widened).toBe('range')
     expect(unit.status).toBe('inconclusive')
     expect(unit.reason).toBe('interval_crosses_margin')
     const md = toMarkdown(r)
@@ -72,26 +76,40 @@ checks:
     )
   const rows = (n: number, k: number): Row[] =>
     Array.from({ length: n }, (_, i) => ({ id: id(i), values: { recall: 0.5 + (k * ((i * 7) % 11)) / 100 } }))
-  it('35 queries that would pass a wide margin are inconclusive, with the reason in words; 40 pass', () => {
-    const r = gateSides(rules(30), side('b', rows(35, 0)), side('c', rows(35, 1)))
+  it('35 queries pass a margin the range supports; a margin below p(35) of the range is inconclusive, saying what would settle it', () => {
+    // Issue 32: no fixed count of 40. 35 queries can rule out a drop of 0.2 (the range's bound there is
+    // 1 - 0.025 ** (1/35) = 0.0999 of the range), never one of 0.05: unseen queries could hide it.
+    const ok = gateSides(rules(30), side('b', rows(35, 0)), side('c', rows(35, 1)))
+    expect(ok.decision.checks[0].units[0].status).toBe('pass')
+    const tight = loadRules(
+      `version: 1
+metrics: { recall: { better: higher, range: [0, 1] } }
+queries: { min_per_slice: 30 }
+checks:
+  - { name: recall holds, metric: recall, non_inferior: { margin: 0.05 } }
+`,
+      'rules.yml'
+    )
+    const r = gateSides(tight, side('b', rows(35, 0)), side('c', rows(35, 1)))
     const unit = r.decision.checks[0].units[0]
-    expect([unit.status, unit.reason, unit.comparison.unreliable, unit.comparison.interval]).toEqual([
+    expect([unit.status, unit.reason, unit.comparison.unreliable, unit.comparison.widened]).toEqual([
       'inconclusive',
       'interval_unreliable',
-      'few_queries',
-      'skew-t'
+      null,
+      'range'
     ])
-    expect(toMarkdown(r)).toContain(
-      'this interval cannot support a pass: only 35 queries: a metric that is not binary needs at least 40'
+    // python: math.ceil(math.log(0.025) / math.log1p(-0.05)) = 72 queries for a 0.05 margin on [0, 1].
+    expect(toMarkdown(r)).toMatch(
+      /a share of up to 10\.0% of unseen ones could each lie anywhere in the metric's range \\?\[0, 1\\?\]/
     )
-    expect(toText(r, { color: false })).toContain('needs at least 40')
-    const ok = gateSides(rules(30), side('b', rows(40, 0)), side('c', rows(40, 1)))
-    expect(ok.decision.checks[0].units[0].status).toBe('pass')
+    expect(unit.power?.moreQueries).toBe(72 - 35)
+    expect(toText(r, { color: false })).toContain('about 37 more queries would settle it if nothing changed')
   })
   it('an identical candidate on a ranged metric gets the rule-of-three bound, not a point', () => {
     const r = gateSides(rules(30), side('b', rows(1000, 0)), side('c', rows(1000, 0)))
     const c = r.decision.checks[0].units[0].comparison
-    expect(c.interval).toBe('tied-bound')
+    expect(c.interval).toBe('skew-t')
+    expect(c.widened).toBe('range')
     expect(c.ci[0]).toBeCloseTo(-0.00368208389686564, 14) // python: 1 - 0.025 ** (1 / 1000)
     expect(r.decision.checks[0].units[0].status).toBe('pass')
   })
@@ -196,6 +214,7 @@ describe('seed replicates: one seed on a side', () => {
     const rules = loadRules(
       `version: 1
 metrics: { score: { better: higher } }
+statistics: { seeds: { baseline: 1, candidate: 5 } }
 checks:
   - { name: better, metric: score, non_inferior: { margin: 0.1 } }
 `,

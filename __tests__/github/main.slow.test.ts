@@ -311,8 +311,12 @@ describe('the action, end to end against a fake GitHub', () => {
   it('seed replicates: baseline and candidate name one file per line, and the report carries the seeds', async () => {
     const mcnemar = '  - name: hit rate improves\n    metric: hit@10\n    superior: { test: mcnemar, alpha: 0.05 }\n'
     expect(baseRules).toContain(mcnemar)
-    // McNemar is refused with several seeds (a seed-averaged hit is a share): the base rules without that check.
-    fake.files.set(`${BASE}:${RULES}`, baseRules.replace(mcnemar, ''))
+    // McNemar is refused with several seeds (a seed-averaged hit is a share): the base rules without that check, and
+    // declaring the seeds each side gives (statistics.seeds: the design is the rules', never the number of files).
+    fake.files.set(
+      `${BASE}:${RULES}`,
+      baseRules.replace(mcnemar, '').replace('resamples: 1000', 'resamples: 1000, seeds: { baseline: 2, candidate: 3 }')
+    )
     // Each seed its own values (one query's hit flipped per seed): the same file twice would be one seed, refused.
     const seedOf = async (file: string, k: number): Promise<string> => {
       if (k === 0) return file

@@ -18,7 +18,8 @@ const TAGGED = 'e'.repeat(40)
 const RULES_FILE = 'gate.yml'
 const REF_PATH = 'eval/release/rows.jsonl'
 
-const ids = Array.from({ length: 40 }, (_, i) => `q${String(i).padStart(2, '0')}`)
+/** 8,000 queries: fewer could not rule out that unseen ones lose more than the half-point margin (the range's bound). */
+const ids = Array.from({ length: 8000 }, (_, i) => `q${String(i).padStart(4, '0')}`)
 const release = ids.map((_, i) => 0.3 + ((i * 7) % 40) * 0.015)
 /**
  * After k PRs: 0.004 less on every query, give or take 0.001 ((i + k) mod 4: +, +, -, -; it sums to 0), so no
@@ -144,7 +145,7 @@ describe('the reference read by the action', () => {
     expect(report.budgets.reference).toEqual({
       label: 'v1.4',
       file: `${REF_PATH}@eeeeeeeeeeee`,
-      rows: 40,
+      rows: 8000,
       snapshot: null,
       from: 'ref',
       ref: 'v1.4',
@@ -156,7 +157,7 @@ describe('the reference read by the action', () => {
     expect(report.budgets.units[0]).toMatchObject({ status: 'fail', reason: 'budget_exceeded', budget: 0.01 })
     const md = await readFile(out['report-markdown'], 'utf8')
     expect(md).toContain(
-      `Reference v1.4: ${REF_PATH} at v1.4 (commit \`eeeeeeeeeeee\`, 2025-05-01T12:00:00Z, 40 d 0 h before this run); 40 rows`
+      `Reference v1.4: ${REF_PATH} at v1.4 (commit \`eeeeeeeeeeee\`, 2025-05-01T12:00:00Z, 40 d 0 h before this run); 8000 rows`
     )
     expect(md).toContain('1.2 of 1.0 points used since v1.4')
     expect(stdout.join('')).toContain('retrieval-gate: fail, decided by "recall does not drop"')

@@ -86,7 +86,8 @@ function poisoned(engine: StatsEngine, poison: Poison, badDifference: number | n
       if (badDifference !== null) d[3] = badDifference
       return d
     },
-    compare: (metric, filters, confidence) => poison(engine.compare(metric, filters, confidence))
+    compare: (metric, filters, confidence) => poison(engine.compare(metric, filters, confidence)),
+    level: (metric, filters, confidence) => engine.level(metric, filters, confidence)
   }
 }
 

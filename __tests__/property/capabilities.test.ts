@@ -125,7 +125,7 @@ const SCENARIOS: Record<string, Scenario | Exempt> = {
   seeds: {
     decidedBy: 'better',
     files: {
-      'rules.yml': `${HEAD.replace('seed: 3', 'seed: 3, min_seeds: 3')}metrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - { name: better, metric: m, superior: { margin: 0 } }\n`,
+      'rules.yml': `${HEAD.replace('seed: 3', 'seed: 3, min_seeds: 3, seeds: 3')}metrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - { name: better, metric: m, superior: { margin: 0 } }\n`,
       // Each side's three seeds shift by -0.05, 0, +0.05 (training noise); the candidate gains 0.02, inside that noise.
       ...Object.fromEntries(
         [-0.05, 0, 0.05].flatMap((shift, k) => [

@@ -63,7 +63,7 @@ describe('one unit per metric', () => {
     const md = toMarkdown(result)
     const head = md.split('\n')[2]
     expect(head).toMatch(
-      /^\*\*`R@100` for segment = new fell by \d+\.\d points \(95% interval -\d+\.\d to [-+]\d+\.\d points, 40 queries\)/
+      /^\*\*`R@100` for segment = new fell by \d+\.\d points \(95% interval -\d+\.\d to [-+]?\d+\.\d points, 40 queries\)/
     )
     expect(head).not.toMatch(/fell by 0\.\d{4}/)
     const rows = checksRows(md)

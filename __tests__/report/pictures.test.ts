@@ -81,12 +81,13 @@ describe('the forest plot', () => {
   it('tells failing, inconclusive and passing rows apart by word, marker and line (no colour needed)', () => {
     const fail = recall.lines.find((l) => l.startsWith('FAIL')) as string
     expect(fail).toMatch(/╞═*■═*╡/)
-    expect(fail).toContain('-10.1 [-10.9, -9.4]')
+    expect(fail).toContain('-10.1 [-18.1, -9.4]')
     const pass = recall.lines.find((l) => l.startsWith('pass')) as string
     expect(pass).toMatch(/├─*●─*┤/)
-    expect(pass).toContain('+2.1 [+1.1, +2.9]')
+    expect(pass).toContain('+2.1 [+0.2, +3.0]')
     const inconclusive = gatedForests(inconclusiveScenario())[0].lines.find((l) => l.startsWith('INCONCL')) as string
-    expect(inconclusive).toMatch(/├·*□·*┤/)
+    // The range's bound widens the worse end only, so the estimate may share its cell with the better end's bracket.
+    expect(inconclusive).toMatch(/├·+□(·*┤)?/)
   })
 
   it('shows a max_regressions check with its count limit', () => {

@@ -1,18 +1,33 @@
 /**
- * The intervals statistics.interval auto chooses (src/stats/interval-choice.ts), against reference values.
+ * The intervals of the decision core (src/stats/law.ts, interval.ts, reliability.ts), against reference values.
  * Provenance: __tests__/stats/reference-intervals.py (Debian's /usr/bin/python3: scipy 1.10.1, numpy 1.24.2,
  * statsmodels 0.13.5) printed every number below from the published definitions, by other routes than the gate's
  * (Tango: a numerical maximum likelihood, not the closed-form root; kappa: statsmodels' cohens_kappa per table).
  */
 import { describe, expect, it } from '@jest/globals'
-import { chooseInterval, unreliableInterval } from '../../src/stats/interval-choice.js'
 import { jackknifeT, sliceAgreement } from '../../src/stats/judge-agreement.js'
 import { pairedScoreInterval } from '../../src/stats/score-interval.js'
 import { seedInterval } from '../../src/stats/seed-interval.js'
-import { inverseHall, skewTInterval } from '../../src/stats/skew-t.js'
-import { tiedBound } from '../../src/stats/tied-bound.js'
+import { inverseHall } from '../../src/stats/skew-t.js'
+import { closedFormInterval, exactProportion } from '../../src/stats/interval.js'
+import { momentsOfDesign, summarise } from '../../src/stats/moments.js'
+import { rangeBound, smallestMargin, unitsForMargin, unreliability } from '../../src/stats/reliability.js'
+import { differenceLaw, levelLaw } from '../../src/stats/law.js'
 import type { AnchorItem } from '../../src/readers/anchors.js'
-import { designOf } from './helpers.js'
+import type { Design } from '../../src/stats/design.js'
+import type { MetricRule } from '../../src/config/types.js'
+import { designOf, statistics } from './helpers.js'
+
+/** The skew-corrected t of a design's column 0 through the core (no range: no range bound). */
+function skewT(design: Design, bounds?: [number, number]) {
+  return closedFormInterval({
+    law: 'skew-t',
+    strata: momentsOfDesign(design, 0),
+    bounds,
+    confidence: 0.95,
+    better: 'higher'
+  })
+}
 
 const close = (actual: number, expected: number, tol: number): void => {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol)
@@ -83,15 +98,25 @@ describe("Hall's skew-corrected t", () => {
   ]
 
   it('equals the formula with scipy.stats.skew(bias=True) and scipy.stats.t.ppf, and reaches much lower than t', () => {
-    const t = skewTInterval(designOf([skewed]), 0, 0.95)
-    expect(t).not.toBeNull()
-    close(t!.se, 0.01693600551571364, 1e-15)
-    close(t!.skew, -0.6573083724743309, 1e-12)
-    expect(t!.df).toBe(44)
-    close(t!.ci[0], -0.14876095512884704, 1e-9)
-    close(t!.ci[1], 0.009364714117397137, 1e-9)
+    const t = skewT(designOf([skewed]))
+    close(t.summary.se, 0.01693600551571364, 1e-15)
+    close(t.summary.skew, -0.6573083724743309, 1e-12)
+    expect(t.summary.df).toBe(44)
+    close(t.ci[0], -0.14876095512884704, 1e-9)
     // scipy.stats.t.interval(0.95, 44, loc=mean, scale=sem): the symmetric interval stops at -0.0488.
-    expect(t!.ci[0]).toBeLessThan(-0.048798942946902624 - 0.09)
+    expect(t.ci[0]).toBeLessThan(-0.048798942946902624 - 0.09)
+  })
+
+  it("never narrower than Student's t: Hall's upper end 0.00936 is replaced by t's 0.01947 (issue 32 item 1)", () => {
+    // Hall's own upper end here is 0.009364714117397137 (reference-intervals.py "hall_skewed"); the estimated skew
+    // shortens it, and on the samples that pass (those short of the rare losses) it would shorten the deciding end.
+    // scipy.stats.t.interval(0.95, 44, loc=-0.014666666666666665, scale=0.01693600551571364)[1] = 0.019465609613569298
+    const t = skewT(designOf([skewed]))
+    close(t.ci[1], 0.019465609613569298, 1e-9)
+    expect(t.widened).toBe('student')
+    // Mirrored (the long tail on the gain side): the deciding lower end is t's, not Hall's shorter one.
+    const mirrored = skewT(designOf([skewed.map((x) => -x)]))
+    close(mirrored.ci[0], -0.019465609613569298, 1e-9)
   })
 
   it('uses the cluster-robust terms with clusters - 1 df for query-weighted clusters (reference "hall_clusters")', () => {
@@ -105,12 +130,13 @@ describe("Hall's skew-corrected t", () => {
     ]
     const values = groups.flat()
     const labels = groups.flatMap((g, i) => g.map(() => `c${i}`))
-    const t = skewTInterval(designOf([values], { user: labels }, { cluster: 'user' }), 0, 0.95)
-    expect(t!.df).toBe(5)
-    close(t!.se, 0.10688110272676625, 1e-14)
-    close(t!.skew, -0.534200538531301, 1e-12)
-    close(t!.ci[0], -1.0764793477367145, 1e-9)
-    close(t!.ci[1], 0.168540566178471, 1e-9)
+    const t = skewT(designOf([values], { user: labels }, { cluster: 'user' }))
+    expect(t.summary.df).toBe(5)
+    close(t.summary.se, 0.10688110272676625, 1e-14)
+    close(t.summary.skew, -0.534200538531301, 1e-12)
+    close(t.ci[0], -1.0764793477367145, 1e-9)
+    // Hall's upper end 0.168540566178471 is narrower than t's: t's stands.
+    expect(t.ci[1]).toBeGreaterThan(0.168540566178471)
   })
 
   it('is the t interval without skew, and g^-1 is precise near zero skew', () => {
@@ -123,23 +149,71 @@ describe("Hall's skew-corrected t", () => {
     }
   })
 
-  it('is null without spread (rounding of equal differences is no spread)', () => {
-    expect(skewTInterval(designOf([[0.1, 0.1, 0.1]]), 0, 0.95)).toBeNull()
-    expect(skewTInterval(designOf([[0, 0, 0, 0]]), 0, 0.95)).toBeNull()
+  it('without spread it is the point, which a metric without a range cannot pass on (no_spread)', () => {
+    const flat = designOf([[0.1, 0.1, 0.1]])
+    const t = skewT(flat)
+    expect(t.ci[0]).toBeCloseTo(t.ci[1], 15)
+    const s = summarise(momentsOfDesign(flat, 0))
+    expect(
+      unreliability({ strata: momentsOfDesign(flat, 0), summary: s, bounds: undefined, clusters: false, scale: 0.1 })
+    ).toBe('no_spread')
   })
 })
 
-describe('equal differences: the rule-of-three bound', () => {
-  it('bounds the share of unseen queries that could differ, 1 - (alpha/2)^(1/n), times the range', () => {
+describe("the range's bound: what unseen queries could change (the rule of three, generalised)", () => {
+  it('an unchanged candidate: 1 - (alpha/2)^(1/n) of the range on either side', () => {
     // python: 1 - 0.025 ** (1 / 1000) = 0.00368208389686564; n = 40: 0.08809730287880235, and with c = 0.02
     // (range 1): 0.02 - p * 1.02 = -0.0698592489363784, 0.02 + p * 0.98 = 0.1063353568212263.
-    const [lo, hi] = tiedBound(0, 1000, 1, 0.95)
+    const zeros = momentsOfDesign(designOf([Array.from({ length: 1000 }, () => 0)]), 0)
+    const [lo, hi] = rangeBound(zeros, [-1, 1], 0.95)
     close(lo, -0.00368208389686564, 1e-15)
     close(hi, 0.00368208389686564, 1e-15)
-    const shifted = tiedBound(0.02, 40, 1, 0.95)
+    const shifted = rangeBound(momentsOfDesign(designOf([Array.from({ length: 40 }, () => 0.02)]), 0), [-1, 1], 0.95)
     close(shifted[0], -0.0698592489363784, 1e-15)
     close(shifted[1], 0.1063353568212263, 1e-15)
-    expect(tiedBound(0.5, 2, 1, 0.95)[1]).toBeLessThanOrEqual(1)
+    close(smallestMargin(40, 1, 0.95), 0.08809730287880235, 1e-15)
+  })
+
+  it('widens the worse end only, continuously: a 1e-9 nudge on one query changes nothing (issue 32 item 4)', () => {
+    const tied = Array.from({ length: 400 }, () => 0)
+    const nudged = [...tied.slice(1), 1e-9]
+    const a = skewT(designOf([tied]), [-1, 1])
+    const b = skewT(designOf([nudged]), [-1, 1])
+    // python: 1 - 0.025 ** (1 / 400) = 0.009179804583665296; the nudge moves the end by about 1e-9 / 400.
+    close(a.ci[0], -0.009179804583665296, 1e-15)
+    close(b.ci[0], a.ci[0], 1e-9)
+    expect(a.widened).toBe('range')
+    // The better end is the data's own: a shown change rests on what was seen.
+    expect(a.ci[1]).toBe(0)
+  })
+
+  it('effective sizes: unequal clusters count as den^2 / sum m^2 (Kish), and each weighted stratum by its own units', () => {
+    // 10 clusters: one of 91 queries, nine of 1: Kish's effective number is 100^2 / (91^2 + 9) = 1.2.
+    const labels = [...Array.from({ length: 91 }, () => 'big'), ...Array.from({ length: 9 }, (_, i) => `s${i}`)]
+    const d = designOf([Array.from({ length: 100 }, (_, i) => (i % 3) / 100)], { user: labels }, { cluster: 'user' })
+    const s = summarise(momentsOfDesign(d, 0))
+    close(s.effective, 10000 / (91 * 91 + 9), 1e-12)
+  })
+
+  it('the fewest queries for a margin: p(n) * range <= margin (what init and explain state)', () => {
+    // python: math.ceil(math.log(0.025) / math.log1p(-0.01)) = 368; margin 0.1158 of the range: 30 queries.
+    expect(unitsForMargin(0.01, 1, 0.95)).toBe(368)
+    expect(unitsForMargin(0.1158, 1, 0.95)).toBe(30)
+    expect(unitsForMargin(0, 1, 0.95)).toBeNull()
+  })
+})
+
+describe("a binary metric's level: Clopper-Pearson (issue 32 item 3)", () => {
+  it('equals scipy.stats.beta.ppf at both ends; 98 of 100 hits does not show at_least 0.95', () => {
+    // /usr/bin/python3 -c "import scipy.stats as st; print(st.beta.ppf(0.025, 98, 3), st.beta.ppf(0.975, 99, 2))"
+    // -> 0.9296160675289299 0.9975686631760574
+    const [lo, hi] = exactProportion(98, 100, 0.95)
+    close(lo, 0.9296160675289299, 1e-12)
+    close(hi, 0.9975686631760574, 1e-12)
+    expect(lo).toBeLessThan(0.95)
+    // 0 of 30 and 30 of 30: st.beta.ppf(0.975, 1, 30) = 0.11570330822202779, st.beta.ppf(0.025, 30, 1) = 0.8842966917779722
+    close(exactProportion(0, 30, 0.95)[1], 0.11570330822202779, 1e-12)
+    close(exactProportion(30, 30, 0.95)[0], 0.8842966917779722, 1e-12)
   })
 })
 
@@ -248,34 +322,41 @@ describe('kappa intervals by the jackknife over items', () => {
   })
 })
 
-describe('which interval, and when it is no evidence', () => {
+describe('the law comes from the exam, never from the answer (issue 32)', () => {
+  const metric = (binary: boolean): MetricRule => ({
+    name: 'm',
+    better: 'higher',
+    binary,
+    range: [0, 1],
+    unit: '',
+    fill: 0
+  })
   it('auto: score for binary metrics on independent queries, skew-corrected t otherwise; the rules may ask for the bootstrap', () => {
-    expect(chooseInterval('auto', true, true)).toBe('score')
-    expect(chooseInterval('auto', true, false)).toBe('skew-t')
-    expect(chooseInterval('auto', false, true)).toBe('skew-t')
-    expect(chooseInterval('percentile', true, true)).toBe('percentile')
-    expect(chooseInterval('bca', false, true)).toBe('bca')
+    expect(differenceLaw(statistics({ interval: 'auto' }), metric(true))).toBe('score')
+    expect(differenceLaw(statistics({ interval: 'auto', cluster: 'user' }), metric(true))).toBe('skew-t')
+    expect(differenceLaw(statistics({ interval: 'auto' }), metric(false))).toBe('skew-t')
+    expect(differenceLaw(statistics({ interval: 'percentile' }), metric(true))).toBe('percentile')
+    expect(differenceLaw(statistics({ interval: 'bca' }), metric(false))).toBe('bca')
+    expect(levelLaw(statistics({ interval: 'auto' }), metric(true))).toBe('exact')
+    expect(levelLaw(statistics({ interval: 'auto', weights: { by: 's', target: [['a', 1]] } }), metric(true))).toBe(
+      'skew-t'
+    )
   })
 
-  it('a zero-width interval, one cluster, a one-unit stratum, or too few units for the skew-corrected t cannot support a pass', () => {
+  it('one cluster or a one-unit stratum cannot support a pass; without a range, neither can too few units for the skew', () => {
     const forty = Array.from({ length: 40 }, (_, i) => (i % 7) / 100)
-    expect(unreliableInterval('skew-t', designOf([forty]), [-0.01, 0.02])).toBeNull()
-    expect(unreliableInterval('skew-t', designOf([forty.slice(0, 39)]), [-0.01, 0.02])).toBe('few_queries')
-    expect(unreliableInterval('score', designOf([forty.slice(0, 39)]), [-0.01, 0.02])).toBeNull()
-    expect(unreliableInterval('percentile', designOf([[0, 0, 0]]), [0, 0])).toBe('no_spread')
+    const rule = (d: Design, bounds?: [number, number]) => {
+      const strata = momentsOfDesign(d, 0)
+      return unreliability({ strata, summary: summarise(strata), bounds, clusters: d.clusters !== null, scale: 1 })
+    }
+    expect(rule(designOf([forty]))).toBeNull()
     const labels = (g: number): string[] => forty.map((_, i) => `c${i % g}`)
-    expect(
-      unreliableInterval('skew-t', designOf([forty], { user: labels(1) }, { cluster: 'user' }), [-0.01, 0.02])
-    ).toBe('few_clusters')
-    expect(
-      unreliableInterval('percentile', designOf([forty], { user: labels(1) }, { cluster: 'user' }), [-0.01, 0.02])
-    ).toBe('few_clusters')
-    expect(
-      unreliableInterval('skew-t', designOf([forty], { user: labels(19) }, { cluster: 'user' }), [-0.01, 0.02])
-    ).toBe('few_clusters')
-    expect(
-      unreliableInterval('skew-t', designOf([forty], { user: labels(20) }, { cluster: 'user' }), [-0.01, 0.02])
-    ).toBeNull()
-    expect(unreliableInterval('percentile', designOf([[0.1]]), [0.1, 0.1])).toBe('single_unit_stratum')
+    expect(rule(designOf([forty], { user: labels(1) }, { cluster: 'user' }), [-1, 1])).toBe('few_clusters')
+    expect(rule(designOf([forty], { user: labels(2) }, { cluster: 'user' }), [-1, 1])).toBeNull()
+    expect(rule(designOf([[0.1]]), [-1, 1])).toBe('single_unit_stratum')
+    // 39 zeros and one loss: skewness -6.1 per unit, Sugden's 28 + 25·skew² ≈ 960 units; with a range, the range bound decides.
+    const spike = [...Array.from({ length: 39 }, () => 0), -0.5]
+    expect(rule(designOf([spike]))).toBe('few_units')
+    expect(rule(designOf([spike]), [-1, 1])).toBeNull()
   })
 })

@@ -3,7 +3,12 @@
  * 1.17.1, numpy 2.4.6) printed every number below; hand calculations are written out where used.
  */
 import { describe, expect, it } from '@jest/globals'
-import { acceleration, bcaInterval, percentileInterval } from '../../src/stats/bca.js'
+import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
+import { acceleration as fromMoments, momentsOfDesign } from '../../src/stats/moments.js'
+import type { Design } from '../../src/stats/design.js'
+
+/** BCa's acceleration of a design's column, from its moments (src/stats/moments.ts). */
+const acceleration = (design: Design, c: number): number => fromMoments(momentsOfDesign(design, c))
 import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { estimate } from '../../src/stats/design.js'
 import { linearSe, tInterval } from '../../src/stats/linear.js'

@@ -111,7 +111,7 @@ describe('agreement over anchor items', () => {
 
   it('the same labels on both sides: drift 0 without an interval (a point is no evidence, so max_drop stays undecided)', () => {
     const a = sliceAgreement({ slice: [], items: itemsOf(T3, 3, T3), sameJudge: false }, ['0', '1', '2'], options)
-    expect(a.drift).toEqual({ delta: 0, interval: null })
+    expect(a.drift).toEqual({ delta: 0, interval: null, unitSkew: -0 })
   })
 })
 

@@ -1,4 +1,5 @@
-import { acceleration, bcaInterval, percentileInterval } from '../../src/stats/bca.js'
+import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
+import { acceleration, momentsOfDesign } from '../../src/stats/moments.js'
 import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { buildDesign, estimate, type Design } from '../../src/stats/design.js'
 import { tInterval } from '../../src/stats/linear.js'
@@ -47,7 +48,7 @@ export function bootstrapIntervals(
   const sorted = bootstrapDistribution(design, { resamples, seed: 'calibration', stream })[0]
   return {
     percentile: percentileInterval(sorted, confidence),
-    bca: bcaInterval(sorted, estimate(design, 0), acceleration(design, 0), confidence).ci
+    bca: bcaInterval(sorted, estimate(design, 0), acceleration(momentsOfDesign(design, 0)), confidence).ci
   }
 }
 

@@ -1,5 +1,6 @@
 import type { StatisticsRules } from '../../src/config/types.js'
-import { acceleration, bcaInterval, percentileInterval } from '../../src/stats/bca.js'
+import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
+import { acceleration, momentsOfDesign } from '../../src/stats/moments.js'
 import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { MARGIN, simulate, type Cell } from './poisson-cells.js'
 import { buildDesign, estimate, type Design } from '../../src/stats/design.js'
@@ -72,7 +73,10 @@ export function runPoissonCell(
     const poisson = poissonDistribution(design, ids, resamples, `${seed}/${s}`)
     const intervals = new Map<PoissonMethod, [number, number]>([
       ['poisson percentile', percentileInterval(poisson, confidence)],
-      ['poisson bca', bcaInterval(poisson, estimate(design, 0), acceleration(design, 0), confidence).ci],
+      [
+        'poisson bca',
+        bcaInterval(poisson, estimate(design, 0), acceleration(momentsOfDesign(design, 0)), confidence).ci
+      ],
       [
         'multinomial percentile',
         percentileInterval(bootstrapDistribution(design, { resamples, seed, stream: `sim${s}` })[0], confidence)

@@ -1,7 +1,5 @@
 import { sliceAgreement } from '../../src/stats/judge-agreement.js'
-import { closedFormInterval } from '../../src/stats/closed-form-interval.js'
-import { estimate } from '../../src/stats/design.js'
-import { chooseInterval, unreliableInterval } from '../../src/stats/interval-choice.js'
+import { gateInterval } from './gate-interval.js'
 import { percentileInterval } from '../../src/stats/bca.js'
 import { seedBootstrap, seedMean } from '../../src/stats/seed-bootstrap.js'
 import { seedInterval } from '../../src/stats/seed-interval.js'
@@ -39,7 +37,7 @@ import {
  * The calibration study: every design of issue 25's table and the friendly ones, every method on the same
  * simulated evaluations. A design's truth sits exactly at the check's margin, so a pass is a false pass (target
  * at most 0.035 at nominal one-sided 0.025); coverage is that of the two-sided 95% interval (target 0.93–0.97).
- * The gate's row applies its own rule: a pass needs an interval that can support one (src/stats/interval-choice.ts).
+ * The gate's row applies its own rule: a pass needs an interval that can support one (src/stats/reliability.ts).
  */
 
 /** One method's tally on one design. */
@@ -198,20 +196,8 @@ export function runQueryDesign(design: QueryDesign, options: StudyOptions, metho
       if (x > 0) gained++
       else if (x < 0) lost++
     }
-    const method = chooseInterval('auto', design.binary, true) as 'score' | 'skew-t'
-    const gate = closedFormInterval({
-      method,
-      design: d,
-      column: 0,
-      estimate: estimate(d, 0),
-      gained,
-      lost,
-      n: design.queries,
-      range: design.range,
-      weighted: false,
-      confidence: 0.95
-    }).interval
-    tally(tallies, gateName, gate.ci, design.truth, unreliableInterval(gate.method, d, gate.ci) !== null)
+    const gate = gateInterval(d, { binary: design.binary, range: design.range, gained, lost })
+    tally(tallies, gateName, gate.ci, design.truth, gate.unreliable !== null)
     if (!methods) continue
     const boot = bootstrapIntervals(d, options.resamples, stream)
     tally(tallies, 'percentile bootstrap (the gate before)', boot.percentile, design.truth)
@@ -238,19 +224,8 @@ export function runClusterDesign(design: ClusterDesign, options: StudyOptions, m
     const sample = design.draw(drawsOf(STUDY_SEED, `${design.name}/${design.clusters}`, s))
     const d = designFor(sample.diff, sample.labels)
     const stream = `${design.name}/${design.clusters}/${s}`
-    const gate = closedFormInterval({
-      method: 'skew-t',
-      design: d,
-      column: 0,
-      estimate: estimate(d, 0),
-      gained: 0,
-      lost: 0,
-      n: sample.diff.length,
-      range: design.range,
-      weighted: false,
-      confidence: 0.95
-    }).interval
-    tally(tallies, gateName, gate.ci, design.truth, unreliableInterval(gate.method, d, gate.ci) !== null)
+    const gate = gateInterval(d, { binary: false, range: design.range })
+    tally(tallies, gateName, gate.ci, design.truth, gate.unreliable !== null)
     if (!methods) continue
     tally(
       tallies,
@@ -402,18 +377,7 @@ export function runLooksDesign(design: LooksDesign, options: StudyOptions): Row[
       const diff = drawn.diff.map((x) => x - sample.truth - budget)
       const d = designFor(diff)
       const look = (confidence: number): [number, number] =>
-        closedFormInterval({
-          method: 'skew-t',
-          design: d,
-          column: 0,
-          estimate: estimate(d, 0),
-          gained: 0,
-          lost: 0,
-          n: diff.length,
-          range: undefined,
-          weighted: false,
-          confidence
-        }).interval.ci
+        gateInterval(d, { binary: false, range: undefined, confidence }).ci
       const one = look(0.95)
       const each = look(1 - 0.05 / design.attempts)
       if (one[0] <= -budget && -budget <= one[1]) unshared.covered++

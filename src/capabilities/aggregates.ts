@@ -1,30 +1,26 @@
 import type { Coverage, PairedTable } from '../align/pair.js'
 import { familyAttributes } from '../config/aggregates-plan.js'
 import type { Rules } from '../config/types.js'
-import { decide } from '../decide/evaluate.js'
-import type { CapabilityOutcome, GateResult } from '../decide/result.js'
+import type { CapabilityOutcome } from '../decide/result.js'
 import { InputError } from '../errors.js'
 import type { Aggregates } from '../model/aggregates.js'
 import { sideFromRows } from '../model/rows.js'
 import { readAggregates } from '../readers/aggregates.js'
 import { createAggregateStats } from '../stats/aggregate-engine.js'
-import type { Comparison, StatsEngine, StatsOptions } from '../stats/compare.js'
-import { sliceValues } from '../stats/engine-queries.js'
-import { judgePublishable, type TrustResult } from '../trust/trust.js'
+import type { StatsEngine, StatsOptions } from '../stats/compare.js'
 import { quote } from '../util/show.js'
-import type { AssessContext, CoreSides, GivenSpec, InputSource } from './contract.js'
+import type { GivenSpec, InputSource } from './contract.js'
 import { fetchInputs } from './inputs.js'
-import { CAPABILITIES } from './registry.js'
-import { outcomeOf } from './contract.js'
+import type { GateInputs } from './registry.js'
 
 /**
  * A warehouse's aggregates in place of the rows (docs/scale.md, "Beyond one machine"): `gate --aggregates FILE`
  * (one per shard, or one for all) reads what `retrieval-gate sql` computed where the rows are, and decides as from
  * the rows. Not a capability: a capability adds evidence beside the paired rows, the aggregates replace them. So
  * this is a new core input (role answer, fetched by the same framework, src/capabilities/inputs.ts: a file given
- * twice is refused) and the pairing and the rows engine are replaced by the aggregates' reader
- * (src/readers/aggregates.ts) and engine (src/stats/aggregate-engine.ts); decide, every active capability's
- * assessment and the reports are the same code as for rows.
+ * twice is refused) and the pairing and the rows' sums are replaced by the aggregates' reader
+ * (src/readers/aggregates.ts) and engine (src/stats/aggregate-engine.ts), which hands the same sufficient
+ * statistics to the same decision core (src/stats/comparison.ts); src/gate.ts runs one pipeline for both.
  *
  * What needs the rows is refused with the key: runs and judgments, an evaluation set, clusters, seed replicates,
  * a reference, a judge, a queries file, history, the trust rules (src/stats/warehouse-sql.ts refuses the same when
@@ -45,17 +41,23 @@ export const AGGREGATES_SPEC: GivenSpec = {
   required: true
 }
 
-/** The rules and the merged aggregates, ready for {@link runGateOnAggregates}. */
-export interface AggregateInputs {
-  rules: Rules
-  aggregates: Aggregates
-}
-
-/** Reads the aggregates files the invocation gives, for these rules. */
-export async function loadAggregateInputs(rules: Rules, source: InputSource): Promise<AggregateInputs> {
+/** Reads the aggregates files the invocation gives, for these rules: the gate's inputs without rows (src/gate.ts). */
+export async function loadAggregateInputs(rules: Rules, source: InputSource): Promise<GateInputs> {
   refuseRowsOnly(rules)
   const fetched = await fetchInputs([AGGREGATES_SPEC], source, rules)
-  return { rules, aggregates: await readAggregates(fetched.files(AGGREGATES_INPUT), rules) }
+  const aggregates = await readAggregates(fetched.files(AGGREGATES_INPUT), rules)
+  const side = sideFromRows(aggregates.source, [])
+  return {
+    rules,
+    core: {
+      baseline: side,
+      candidate: side,
+      trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } },
+      seeds: { baseline: [side], candidate: [side] }
+    },
+    evidence: new Map(),
+    aggregates
+  }
 }
 
 /** Rules keys whose evidence is per query or per file beside the rows, with what to do. */
@@ -86,90 +88,31 @@ function refuseRowsOnly(rules: Rules): void {
   }
 }
 
+/** What src/gate.ts runs on in place of the paired rows: a table without rows, the engine over the sums, the report's note. */
+export interface FromSums {
+  table: PairedTable
+  stats: StatsEngine
+  outcome: CapabilityOutcome
+}
+
 /**
- * The gate's pipeline over aggregates: the engine, decide, every active capability's assessment (none of the
- * row-reading ones is active: refused above), one verdict; the result a report renders as any other. It has no
- * per-query values: no regressed-query list, no histogram of differences (the report says so, in the parts below).
+ * The aggregates in place of the pairing and of the rows' engine (src/gate.ts): the coverage the SQL counted (its
+ * refusals as the pairing's), the engine over the sums, and the report's words for them. It has no per-query
+ * values: no regressed-query list, no histogram of differences (the report says so).
  */
-export function runGateOnAggregates(inputs: AggregateInputs, options: StatsOptions = {}): GateResult {
-  const { rules, aggregates } = inputs
+export function fromAggregates(rules: Rules, aggregates: Aggregates, options: StatsOptions = {}): FromSums {
   refuseRowsOnly(rules)
-  const coverage = coverageOf(rules, aggregates)
   const table: PairedTable = {
     ids: [],
     metrics: new Map(
       [...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])
     ),
     attrs: new Map(),
-    coverage
+    coverage: coverageOf(rules, aggregates)
   }
   const stats = createAggregateStats(aggregates, rules, options)
   refuseEmptyWhere(rules, stats)
-  const base = sideFromRows(aggregates.source, [])
-  const core: CoreSides = {
-    baseline: base,
-    candidate: base,
-    trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } },
-    seeds: { baseline: [base], candidate: [base] }
-  }
-  const active = CAPABILITIES.flatMap((capability) => {
-    const config = capability.config(rules)
-    return config === undefined ? [] : [{ capability: capability, config }]
-  })
-  let engine: StatsEngine = stats
-  const contextOf = (config: unknown, e: StatsEngine): AssessContext<unknown, unknown> => ({
-    rules,
-    config,
-    evidence: undefined,
-    table,
-    stats: e,
-    core,
-    options
-  })
-  for (const a of active) if (a.capability.stats) engine = a.capability.stats(engine, contextOf(a.config, engine))
-  const assessed = active.map((a) => ({
-    ...a,
-    evidence: undefined,
-    assessment: a.capability.assess(contextOf(a.config, engine))
-  }))
-  const guards = assessed.flatMap((a) => a.assessment.guards)
-  const decision = decide(rules, table, engine, guards)
-  const parts: Omit<TrustResult, 'guards' | 'publishable'> = {
-    comparability: null,
-    pooling: null,
-    zeroHits: { depth: 0, fromRuns: false, slices: [] },
-    twoStage: null,
-    dataset: null
-  }
-  for (const a of assessed) Object.assign(parts, a.assessment.trust ?? {})
-  const trust: TrustResult = {
-    guards,
-    ...parts,
-    publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability)
-  }
-  return {
-    rules,
-    inputs: { baseline: aggregates.source, candidate: aggregates.source },
-    coverage,
-    decision,
-    comparisons: allComparisons(rules, table, engine),
-    primaryMetric: rules.checks[0].metric,
-    regressions: [],
-    primaryDifferences: new Float64Array(0),
-    table,
-    trust,
-    capabilities: [...assessed.map(outcomeOf), aggregatesOutcome(aggregates)]
-  }
-}
-
-/** Every metric over all queries, then every metric for every value of every slice attribute (as from rows). */
-function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): Comparison[] {
-  const out: Comparison[] = []
-  for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, []))
-  for (const attr of rules.slices)
-    for (const value of sliceValues(table, stats, attr, []))
-      for (const metric of rules.metrics.keys()) out.push(stats.compare(metric, [[attr, value]]))
-  return out
+  return { table, stats, outcome: aggregatesOutcome(aggregates) }
 }
 
 /** What the pairing of rows would have counted, from the SQL's counts; its refusals, with an example id. */

@@ -1,4 +1,5 @@
 import type { Rules } from '../config/types.js'
+import type { Aggregates } from '../model/aggregates.js'
 import type { Capability, CoreSides } from './contract.js'
 import { historyCapability } from './history.js'
 import { holdoutCapability } from './holdout.js'
@@ -39,6 +40,8 @@ export interface GateInputs {
   core: CoreSides
   /** The evidence of every capability the rules switch on, by capability name (read by loadGateInputs). */
   evidence: ReadonlyMap<string, unknown>
+  /** A warehouse's sums in place of both sides' rows (gate --aggregates; src/capabilities/aggregates.ts). */
+  aggregates?: Aggregates
 }
 
 /** A capability the rules switch on, with its typed rules. */

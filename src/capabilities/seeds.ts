@@ -5,11 +5,11 @@ import { inline, plain } from '../report/escape.js'
 import { seedSentences, seedsBody, seedsJson } from '../report/seeds.js'
 import { seedRules, withSeeds, type SeedsSummary } from '../stats/seeds.js'
 import type { Capability } from './contract.js'
-import { refuseRepeatedSeeds } from './seed-identity.js'
+import { refuseRepeatedSeeds, refuseUndeclaredSeeds } from './seed-identity.js'
+import { metricBounds, seedsDeclared } from '../stats/law.js'
 
-/** Several seed files on a side (or rules that count seeds): the two-level design is in force. */
-const counted = (rules: StatisticsRules, seeds: SeedSides): boolean =>
-  seeds.baseline.length > 1 || seeds.candidate.length > 1 || rules.minSeeds !== undefined
+/** Seed replicates declared (or rules that count seeds): the two-level design is in force. */
+const counted = (rules: StatisticsRules): boolean => seedsDeclared(rules) || rules.minSeeds !== undefined
 
 /**
  * Seed replicates (several files per side, `statistics.min_seeds`): one lucky training run is not a gain. The
@@ -18,22 +18,29 @@ const counted = (rules: StatisticsRules, seeds: SeedSides): boolean =>
  * Baseline / answer: one per-query rows file per independently trained seed (the core's baseline and candidate
  * inputs, given several times). A seed is identified by its content: the same file given twice, a byte-identical
  * copy under another name, or a file with the same values for every query and metric is one seed, not two, and is
- * refused. How many seeds count is the rules' (`statistics.min_seeds`), never the number of files an answer brings.
+ * refused. How many seeds each side gives is the rules' (`statistics.seeds`), never the number of files an answer brings.
  */
 export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummary | null> = {
   name: 'seeds',
   about: 'one lucky seed: intervals over independently trained seeds, each seed counted once by its content',
   config: (rules) => rules.statistics,
   inputs: () => [],
-  read(_s, _inputs, { core }) {
-    refuseRepeatedSeeds(core.seeds)
-    return Promise.resolve(core.seeds)
+  read: (_s, _inputs, { core }) => Promise.resolve(core.seeds),
+  prepare(rules, core) {
+    // How many seeds each side gives is the rules' declaration; a seed given twice (within rounding) is one seed.
+    refuseUndeclaredSeeds(rules.statistics, core.seeds, rules.source.file)
+    const ranges = new Map<string, number>()
+    for (const m of rules.metrics.values()) {
+      const b = metricBounds(m)
+      if (b !== undefined) ranges.set(m.name, b[1] - b[0])
+    }
+    refuseRepeatedSeeds(core.seeds, ranges)
+    return seedRules(rules)
   },
-  prepare: (rules, core) => seedRules(rules, core.seeds),
   stats: (engine, { rules, table, core, config }) =>
-    counted(config, core.seeds) ? withSeeds(engine, table, rules, core.seeds).stats : engine,
+    counted(config) ? withSeeds(engine, table, rules, core.seeds).stats : engine,
   assess({ rules, table, stats, core, config }) {
-    if (!counted(config, core.seeds)) return { guards: [], summary: null, parts: {} }
+    if (!counted(config)) return { guards: [], summary: null, parts: {} }
     const summary = withSeeds(stats, table, rules, core.seeds).summary
     return {
       guards: [],

@@ -26,7 +26,7 @@ import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
 import { sqlCommand } from './sql.js'
-import { loadAggregateInputs, runGateOnAggregates } from '../capabilities/aggregates.js'
+import { loadAggregateInputs } from '../capabilities/aggregates.js'
 import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/rows-input.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
@@ -225,7 +225,7 @@ async function aggregatesGate(v: ReturnType<typeof parse>, out: Write, terminal:
     given: v as Record<string, string | string[] | undefined>,
     rulesFile: rules.source.file
   })
-  const result = runGateOnAggregates(await loadAggregateInputs(rules, source), { threads: terminal.threads })
+  const result = runGate(await loadAggregateInputs(rules, source), { threads: terminal.threads })
   const markdown = toMarkdown(result, { files: {} })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
   // Built only when asked for: at 10^6 queries the JSON report is 79 MiB of a 0.9-1.1 GiB peak (docs/scale.md).
@@ -303,6 +303,7 @@ async function initCommandLine(args: string[], out: Write, terminal: Terminal): 
       out: (v.out as string | undefined) ?? DEFAULT_RULES_FILE,
       force: v.force === true,
       qrels: v.qrels as string | undefined,
+      queries: v.queries as string | undefined,
       format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string),
       idField: v['id-field'] as string | undefined,
       command: terminal.command

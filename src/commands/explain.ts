@@ -8,7 +8,8 @@ import {
   type CheckDescription
 } from '../decide/describe.js'
 import type { Reason } from '../decide/types.js'
-import { MIN_CLUSTERS, MIN_QUERIES_SKEW } from '../stats/interval-choice.js'
+import { smallestMargin } from '../stats/reliability.js'
+import { levelLaw } from '../stats/law.js'
 import { confidenceLabel, fixed } from '../report/format.js'
 import { amount, inPoints, sliceLabel } from '../report/words.js'
 import { sanitizeText } from '../util/show.js'
@@ -159,10 +160,10 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
     const miss = higher ? 'below' : 'above'
     const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''
     lines.push(
-      `   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (a t interval) is ${side} ${plain(kind.value)}.`
+      `   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (${levelLaw(rules.statistics, metric) === 'exact' ? "Clopper–Pearson's exact interval" : "a skew-corrected t interval, never narrower than Student's t nor than the range allows unseen queries to change"}) is ${side} ${plain(kind.value)}.`
     )
     lines.push(
-      `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} (or every query has the same value) it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
+      `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
     )
   } else if (kind.type === 'max_regressions') {
     const limits: string[] = []
@@ -195,6 +196,10 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
   lines.push(
     `   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`
   )
+  if (d.fewestToPass !== null)
+    lines.push(
+      `   Can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''}, even if nothing changed: on fewer, the queries not seen could change ${metric.name} more than ${kind.type === 'level' ? 'the level' : 'the margin'} allows, anywhere in its range (docs/statistics.md, "The reliability rule"); such a unit is inconclusive, which ${tooFewWords(rules)}.`
+    )
   if (check.budget !== undefined && rules.reference !== undefined) {
     const drop = higher ? 'drop' : 'rise'
     lines.push(
@@ -228,7 +233,8 @@ function explainRules(rules: Rules): string {
   L.push(`Metrics: ${[...rules.metrics.values()].map((m) => `${m.name} (${direction(m)})`).join('; ')}.`)
   if (stats.interval === 'auto') {
     L.push(
-      `Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries); a metric that is not binary needs ${MIN_QUERIES_SKEW} queries (or ${MIN_CLUSTERS} clusters) for its interval to support a pass. Seed ${stats.seed}: the same inputs give the same report.`
+      `Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries), never narrower than Student's t. Seed ${stats.seed}: the same inputs give the same report.`,
+      `  What n queries can show: on a metric with a range, no interval is narrower than what a share of unseen queries could change (the rule of three: at ${pct(stats.confidence)}, ${[30, 100, 1000].map((n) => `${n} queries ${pct(smallestMargin(n, 1, stats.confidence))}`).join(', ')} of the range); a metric without a range needs 28 + 25·skewness² queries (Sugden's rule). docs/statistics.md, "The reliability rule".`
     )
   } else {
     const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile'

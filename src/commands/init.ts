@@ -8,7 +8,9 @@ import { INSTALLED_COMMAND } from './invocation.js'
 import { parseDecimal } from '../readers/numbers.js'
 import { readRows } from '../readers/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
-import { attrAt, rowCount, type SideRows } from '../model/rows.js'
+import { attrAt, rowCount, setAttrAt, type SideRows } from '../model/rows.js'
+import { EVERY_ATTRIBUTE, readQueriesFile } from '../readers/queries-file.js'
+import { smallestMargin, unitsForMargin } from '../stats/reliability.js'
 import { maxOf, minOf } from '../util/extent.js'
 import { bare } from '../util/show.js'
 
@@ -42,6 +44,8 @@ export interface InitArgs {
   force: boolean
   /** Judgments: the inputs are runs and the rules compute ranking measures. */
   qrels?: string
+  /** The queries file (query_id, text, attributes): its attributes become the exam's slices (runs carry none). */
+  queries?: string
   format?: RowsFormat
   idField?: string
   /** How the user runs the CLI (invocation.ts), for the next command init prints; `retrieval-gate` when absent. */
@@ -89,6 +93,8 @@ export interface Inspection {
   /** Numeric fields left out (ids), with the reason. */
   ignored: Array<{ name: string; why: string }>
   qrels: string | undefined
+  /** The queries file the rules will name (queries.file), or undefined. */
+  queries?: string
   notes: string[]
 }
 
@@ -327,12 +333,44 @@ function num(x: number): string {
   return String(Number(x.toPrecision(4)))
 }
 
-/** The default margin of a metric's starter check, with words for the comment. */
-function starterMargin(m: MetricGuess): { yaml: string; words: string } {
-  if (m.better === 'lower') return { yaml: '10%', words: 'may grow by at most 10% of the baseline mean' }
-  if (m.binary) return { yaml: '0.02', words: 'may drop by at most 2 points (0.02) of its rate' }
-  if (m.range) return { yaml: '0.01', words: 'may drop by at most 1 point (0.01)' }
-  return { yaml: '5%', words: 'may drop by at most 5% of the baseline mean' }
+/**
+ * The margin of a metric's starter check, with words for the comment (`value`: absolute, or null when relative): the
+ * usual default, widened on a bounded metric to the smallest margin the evaluation's queries can support at all (the
+ * reliability rule: fewer queries cannot rule out that unseen ones lose more), so the starter check is one that can
+ * pass. It reads how many queries there are, never which side is better.
+ */
+function starterMargin(m: MetricGuess, paired: number): { yaml: string; words: string; value: number | null } {
+  if (m.better === 'lower') return { yaml: '10%', words: 'may grow by at most 10% of the baseline mean', value: null }
+  if (!m.binary && m.range === undefined)
+    return { yaml: '5%', words: 'may drop by at most 5% of the baseline mean', value: null }
+  const usual = m.binary ? 0.02 : 0.01
+  const supported = Math.ceil(smallestMargin(Math.max(1, paired), 1, 0.95) * 100) / 100
+  const value = Math.max(usual, supported)
+  const points = Math.round(value * 100)
+  return {
+    yaml: String(value),
+    words: `may drop by at most ${points} ${points === 1 ? 'point' : 'points'} (${value})${m.binary ? ' of its rate' : ''}`,
+    value
+  }
+}
+
+/**
+ * What actually decides whether a bounded metric's check can pass (the reliability rule, docs/statistics.md): the
+ * fewest queries on which even an unchanged candidate clears the margin, and, when the evaluation has fewer, the
+ * smallest margin its queries support. So a check that can never pass on these queries says so where it is written.
+ */
+function supportComment(m: MetricGuess, margin: number | null, paired: number): string[] {
+  const bounds = m.binary ? [0, 1] : m.range
+  if (margin === null || bounds === undefined) return []
+  const width = bounds[1] - bounds[0]
+  const needed = unitsForMargin(margin, width, 0.95)
+  if (needed === null) return []
+  const narrower = Math.round((margin - 0.01) * 100) / 100
+  const more = narrower > 0 ? unitsForMargin(narrower, width, 0.95) : null
+  return [
+    `  # It can pass from ${needed} queries on (you have ${paired}): on fewer, the queries not seen could lose more,`,
+    `  # anywhere in the range${more === null ? '' : `; a margin of ${narrower} would need ${more}`} (docs/statistics.md, "The reliability rule").`
+  ]
 }
 
 /** The commented starter rules file. Deterministic: same inspection, same bytes. */
@@ -370,9 +408,12 @@ function starterRules(ins: Inspection): string {
   if (slices.length > 0) {
     L.push('# Attributes with few distinct values: every metric is also shown per value of these (exploratory).')
     L.push(`slices: [${slices.map((a) => yamlName(a.name)).join(', ')}]`)
+  } else if (ins.qrels !== undefined && ins.queries === undefined) {
+    L.push('# Runs carry no query attributes: to see metrics per group, keep them in a queries file (query_id, text,')
+    L.push('# segment, ...: JSON Lines or CSV) and run init again with --queries FILE; it proposes them as slices.')
   } else {
     L.push(
-      '# No attribute with a few distinct values was found; add e.g. `slices: [segment]` to see metrics per group.'
+      '# No attribute with a few distinct values was found; add one to the rows (e.g. segment) and `slices: [segment]`.'
     )
   }
   const clusterCandidate = ins.attributes.find((a) => a.cluster)
@@ -389,15 +430,18 @@ function starterRules(ins: Inspection): string {
     L.push(`# Only ${ins.paired} paired queries: with min_per_slice 30 every statistical check is inconclusive`)
     L.push('# (and counts as a fail). Evaluate on more queries rather than lowering min_per_slice.')
   }
-  L.push('queries: { missing: error, min_per_slice: 30 }')
+  L.push(
+    `queries: { ${ins.queries === undefined ? '' : `file: ${yamlString(ins.queries)}, `}missing: error, min_per_slice: 30 }`
+  )
   L.push('on_inconclusive: fail')
   L.push('checks:')
   // the first check's metric is the report's primary metric: a graded score before a 0/1 rate, costs last
   const rank = (m: MetricGuess): number => (m.better === 'lower' ? 3 : m.binary ? 1 : m.range ? 0 : 2)
   const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   for (const m of ordered) {
-    const margin = starterMargin(m)
+    const margin = starterMargin(m, ins.paired)
     L.push(`  # ${commentText(m.name)} ${margin.words} (the worse end of the 95% interval of the change decides).`)
+    L.push(...supportComment(m, margin.value, ins.paired))
     L.push(`  - name: ${yamlString(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`)
     L.push(`    metric: ${yamlName(m.name)}`)
     L.push(`    non_inferior: { margin: ${margin.yaml} }`)
@@ -513,6 +557,18 @@ function runWithoutQrels(file: string, fields?: number): InputError {
   )
 }
 
+/** The queries file's attributes on each side's rows (the exam's, as the gate attaches them): init then sees them as slices. */
+function attachQueries(file: Awaited<ReturnType<typeof readQueriesFile>>, sides: SideRows[]): void {
+  for (const side of sides) {
+    side.ids.forEach((id, row) => {
+      const entry = file.byId.get(id)
+      if (entry === undefined) return
+      for (const [name, value] of entry.attrs) setAttrAt(side, name, row, value)
+      for (const name of entry.attrs.keys()) side.attributeFields.add(name)
+    })
+  }
+}
+
 /** `init`: inspects the inputs, writes the starter rules (refusing to overwrite without --force), prints a summary. */
 export async function initCommand(args: InitArgs, write: (text: string) => void): Promise<void> {
   if (!args.force && existsSync(args.out)) {
@@ -532,6 +588,8 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
     baseline = await readSideForInit(args.baseline, args)
     candidate = await readSideForInit(args.candidate, args)
   }
+  if (args.queries !== undefined)
+    attachQueries(await readQueriesFile(args.queries, args.queries, EVERY_ATTRIBUTE), [baseline, candidate])
   const csv = (file: string): boolean => args.format === 'csv' || (args.format === undefined && /\.csv$/i.test(file))
   const ins = inspectSides(
     baseline,
@@ -539,6 +597,7 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
     args.qrels,
     args.qrels === undefined && (csv(args.baseline) || csv(args.candidate))
   )
+  if (args.queries !== undefined) ins.queries = args.queries
   if (ins.metrics.length === 0) {
     const ignored =
       ins.ignored.length > 0 ? ` (ignored: ${ins.ignored.map((i) => `${i.name}, ${i.why}`).join('; ')})` : ''

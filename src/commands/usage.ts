@@ -191,6 +191,11 @@ judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
         value: '<file>',
         description: 'the judgments: the two files are runs, and ranking measures are proposed'
       },
+      queries: {
+        type: 'string',
+        value: '<file>',
+        description: 'a queries file (query_id, text, attributes): its attributes are proposed as slices (queries.file)'
+      },
       'input-format': INPUT_FORMAT,
       'id-field': ID_FIELD
     }

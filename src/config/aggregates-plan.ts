@@ -58,8 +58,8 @@ export function familyAttributes(rules: Rules): string[] {
   return [...names].sort()
 }
 
-/** The version of the aggregates format the SQL writes and the reader reads. */
-export const AGGREGATES_VERSION = 1
+/** The version of the aggregates format the SQL writes and the reader reads (2: the candidate's centred moments, for levels). */
+export const AGGREGATES_VERSION = 2
 
 /** The statistics of a metric's `sums` rows, by name, in the order the SQL writes them. */
 export const METRIC_STATS = [
@@ -72,7 +72,9 @@ export const METRIC_STATS = [
   'wins',
   'losses',
   'gained',
-  'lost'
+  'lost',
+  'm2_candidate',
+  'm3_candidate'
 ] as const
 
 /** The `meta` rows the SQL writes for these rules: the reader refuses aggregates computed for anything else. */

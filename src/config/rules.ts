@@ -152,7 +152,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
       seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
       ...statisticsOptions(raw.statistics ?? {}, fail),
-      ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
+      ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds }),
+      ...(raw.statistics?.seeds === undefined ? {} : { seeds: seedCounts(raw.statistics.seeds) })
     },
     queries: {
       missing,
@@ -250,6 +251,13 @@ function refuseNonFinite(value: unknown, path: Array<string | number>, source: S
   else if (value !== null && typeof value === 'object')
     for (const k of Object.keys(value))
       refuseNonFinite((value as Record<string, unknown>)[k], [...path, k], source, file)
+}
+
+/** statistics.seeds as written (one number for both sides, or per side) as the two counts. */
+function seedCounts(raw: number | { baseline: number; candidate: number }): { baseline: number; candidate: number } {
+  return typeof raw === 'number'
+    ? { baseline: raw, candidate: raw }
+    : { baseline: raw.baseline, candidate: raw.candidate }
 }
 
 /** The statistics keys beyond confidence/resamples/seed; target weights are checked here (that they name values present in the data is checked when the design is built). */

@@ -176,12 +176,38 @@ export const RULES_SCHEMA = {
             }
           }
         },
+        seeds: {
+          description:
+            "Seed replicates, declared before the results: how many independently trained seeds (one --baseline / --candidate file each) each side gives, e.g. { baseline: 1, candidate: 3 }, or one number for both. Each side must give exactly that many files; with more than one on a side every interval also covers the spread between seeds (t over seeds and queries, never narrower than the queries' own interval; docs/statistics.md). Without it each side is one file.",
+          oneOf: [
+            { type: 'integer', minimum: 1, maximum: 1000 },
+            {
+              type: 'object',
+              additionalProperties: false,
+              required: ['baseline', 'candidate'],
+              properties: {
+                baseline: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 1000,
+                  description: 'How many seed files the baseline gives (--baseline once per seed).'
+                },
+                candidate: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 1000,
+                  description: 'How many seed files the candidate gives (--candidate once per seed).'
+                }
+              }
+            }
+          ]
+        },
         min_seeds: {
           type: 'integer',
           minimum: 1,
           maximum: 1000,
           description:
-            'Fewest independently trained seeds (one --baseline / --candidate file each) every side must give; with fewer every check is inconclusive (reason too_few_seeds). Several seeds per side make every interval a two-level bootstrap over seeds, then queries (docs/statistics.md).'
+            'Fewest independently trained seeds every side must give (statistics.seeds declares how many each gives); with fewer every check is inconclusive (reason too_few_seeds).'
         },
         multiplicity: {
           enum: ['none', 'holm', 'bonferroni'],

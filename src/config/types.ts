@@ -92,6 +92,11 @@ export interface StatisticsRules {
   multiplicity: 'none' | 'holm' | 'bonferroni'
   /** Fewest seed files (independently trained seeds) each side must give; with fewer every check is inconclusive (`too_few_seeds`). */
   minSeeds?: number
+  /**
+   * Seed replicates declared by the rules (statistics.seeds): the seed files each side gives, exactly. Absent: one
+   * file per side. The number of files an answer brings never chooses the design (src/stats/law.ts).
+   */
+  seeds?: { baseline: number; candidate: number }
 }
 
 /** Where the judgments are when the sides are runs rather than per-query rows. */

@@ -1,6 +1,7 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import type { StatsEngine } from '../stats/compare.js'
 import type { Filters } from '../stats/subsets.js'
+import { inBetterDirection, standing } from './core.js'
 import type { BudgetResult, Status, UnitResult } from './types.js'
 
 /** The candidate against the reference: its statistics engine (same rules, seed and slices) and its label. */
@@ -67,7 +68,7 @@ export function evaluateBudget(
   )
   const sign = metric.better === 'higher' ? 1 : -1
   const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value
-  const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]]
+  const [lo, hi] = inBetterDirection(c.ci, metric.better)
   const result = (status: Status, reason: BudgetResult['reason']): BudgetResult => ({
     reference: reference.label,
     status,
@@ -80,15 +81,23 @@ export function evaluateBudget(
   if (c.n === 0) return result('fail', 'no_queries')
   if (![c.baseline, c.candidate, c.delta, lo, hi, budget].every(Number.isFinite)) return result('fail', 'non_finite')
   if (c.n < rules.queries.minPerSlice) return result('inconclusive', 'too_few_queries')
+  // The drop since the reference read as non_inferior reads the PR against its base, the budget as the margin.
+  const at = standing({
+    ci: c.ci,
+    own: c.ownCi,
+    threshold: -sign * budget,
+    better: metric.better,
+    strict: false,
+    unreliable: c.unreliable
+  })
   // A release may look at its budget `allowed` times: beyond (or uncounted) a pass is not evidence, a shown drop still is.
   if (looks !== undefined && (looks.thisLook === null || looks.thisLook > looks.allowed)) {
-    if (hi < -budget) return result('fail', 'budget_exceeded')
+    if (at === 'short') return result('fail', 'budget_exceeded')
     return result('inconclusive', looks.thisLook === null ? 'budget_looks_unknown' : 'budget_looks_exceeded')
   }
-  // An interval that cannot support a pass (no width, one cluster, ...: src/stats/interval-choice.ts) cannot show the budget kept.
-  if (lo >= -budget) return c.unreliable === null ? result('pass', 'holds') : result('inconclusive', 'budget_crosses')
-  if (hi < -budget) return result('fail', 'budget_exceeded')
-  return result('inconclusive', 'budget_crosses')
+  if (at === 'clears') return result('pass', 'holds')
+  if (at === 'short') return result('fail', 'budget_exceeded')
+  return result('inconclusive', at === 'unsupported' ? 'interval_unreliable' : 'budget_crosses')
 }
 
 const RANK: Record<Status, number> = { pass: 0, inconclusive: 1, fail: 2 }

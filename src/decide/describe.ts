@@ -1,5 +1,7 @@
 import type { CheckRule, Rules } from '../config/types.js'
+import { metricBounds } from '../stats/law.js'
 import { familyConfidence } from '../stats/multiplicity.js'
+import { unitsForMargin } from '../stats/reliability.js'
 import { inconclusivePolicy, policyCounts, type InconclusivePolicy } from './counts.js'
 import type { Reason } from './types.js'
 
@@ -39,6 +41,32 @@ export interface CheckDescription {
    * alone fix the family's size (no per_slice check), null when the data do; the nominal one otherwise.
    */
   confidence: number | null
+  /**
+   * The fewest (effective) queries on which the check can pass at all, even with the best data (every query
+   * unchanged for non_inferior, every query at the best value for a level): what the metric's range lets unseen
+   * queries change (the reliability rule, src/stats/reliability.ts). Null when the range does not bound it (no
+   * range, a relative margin, a superior check: there it depends on the data) or nothing is statistical.
+   */
+  fewestToPass: number | null
+}
+
+/**
+ * The fewest queries on which `rule` can pass (see {@link CheckDescription.fewestToPass}) at a confidence: an unchanged
+ * candidate clears a non-inferiority margin m on range width R once p(n)·R ≤ m; a level v is reached by a candidate at
+ * the range's best end b once p(n)·(b − a) ≤ |b − v|.
+ */
+export function fewestToPass(rule: CheckRule, rules: Rules, confidence: number): number | null {
+  const metric = rules.metrics.get(rule.metric)
+  const bounds = metric === undefined ? undefined : metricBounds(metric)
+  if (metric === undefined || bounds === undefined) return null
+  const width = bounds[1] - bounds[0]
+  const kind = rule.kind
+  if (kind.type === 'non_inferior' && !kind.margin.relative) return unitsForMargin(kind.margin.value, width, confidence)
+  if (kind.type === 'level') {
+    const best = metric.better === 'higher' ? bounds[1] : bounds[0]
+    return unitsForMargin(Math.abs(best - kind.value), width, confidence)
+  }
+  return null
 }
 
 /**
@@ -82,16 +110,18 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
       inconclusive: [],
       minQueries: null,
       perSlice,
-      confidence: rules.statistics.confidence
+      confidence: rules.statistics.confidence,
+      fewestToPass: null
     }
   }
   if (kind.type === 'level') {
     return {
+      fewestToPass: fewestToPass(rule, rules, rules.statistics.confidence),
       test: 'level',
       statistical: false,
       pass: ['holds'],
       fail: ['beyond_level', ...always],
-      inconclusive: inconclusive(['interval_crosses_level', 'no_spread', 'too_few_queries']),
+      inconclusive: inconclusive(['interval_crosses_level', 'too_few_queries', 'interval_unreliable']),
       minQueries: rules.queries.minPerSlice,
       perSlice,
       confidence: rules.statistics.confidence
@@ -103,7 +133,8 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
     pass: ['holds'] as Reason[],
     minQueries: rules.queries.minPerSlice,
     perSlice,
-    confidence
+    confidence,
+    fewestToPass: fewestToPass(rule, rules, confidence ?? rules.statistics.confidence)
   }
   if (kind.type === 'non_inferior')
     return {
@@ -116,8 +147,8 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
     return {
       ...base,
       test: `superior_${kind.test}`,
-      fail: ['shown_worse', ...always],
-      inconclusive: inconclusive(['not_shown_better', 'too_few_queries'])
+      fail: ['shown_worse', 'shown_not_better', ...always],
+      inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
     }
   return {
     ...base,

@@ -3,6 +3,8 @@ import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import type { Comparison, StatsEngine } from '../stats/compare.js'
 import { adjustPValues, familyConfidence } from '../stats/multiplicity.js'
 import { minimumDetectable, queriesToSettle } from '../stats/power.js'
+import { metricBounds } from '../stats/law.js'
+import { unitsForMargin } from '../stats/reliability.js'
 import { filterKey, type Filters } from '../stats/subsets.js'
 import { regressionsPast, sliceValues } from '../stats/engine-queries.js'
 import { unitCounts } from './counts.js'
@@ -11,8 +13,8 @@ import { decideVerdict, type CountedGuard, type DecidedBy } from './decided-by.j
 import type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
 import type { GuardResult } from '../trust/trust.js'
 import { minOf } from '../util/extent.js'
-import { candidateLevels, levelOutcome, type LevelOf } from './floor.js'
-import { decidesOnP, unitPValue, unitTest } from './superior-tests.js'
+import { standing, type Standing } from './core.js'
+import { unitPValue, unitTest } from './superior-tests.js'
 
 export type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
 
@@ -63,8 +65,7 @@ export function decide(
   const pOf = new Map(
     members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }])
   )
-  const levelOf = candidateLevels(table, rules)
-  const context: DecisionContext = { rules, stats, family, pOf, levelOf }
+  const context: DecisionContext = { rules, stats, family, pOf }
   const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], context))
   const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks)
   return { verdict, decidedBy, checks, guards: counted, family }
@@ -80,8 +81,6 @@ interface DecisionContext {
   family: Family
   /** Each statistical unit's raw and family-adjusted p-value, by {@link unitKey}. */
   pOf: POf
-  /** The candidate's level (mean and interval) on a unit's queries, for at_least / at_most checks. */
-  levelOf: LevelOf
 }
 
 const unitKey = (rule: CheckRule, filters: Filters): string => `${rule.index}\u0000${filterKey(filters)}`
@@ -117,7 +116,7 @@ interface RegressionCount {
 }
 
 function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, context: DecisionContext): UnitResult {
-  const { rules, stats, family, pOf, levelOf } = context
+  const { rules, stats, family, pOf } = context
   const statistical = isStatistical(rule)
   const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence)
   const p = pOf.get(unitKey(rule, filters))
@@ -138,68 +137,104 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   })
   // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
   if (comparison.n === 0) return unit('fail', 'no_queries')
-  if (kind.type === 'max_regressions') {
-    const { count, nonFinite } = regressionsPast(stats, rule, filters, { sign, threshold: kind.threshold })
-    const n = comparison.n
-    const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter(
-      (x): x is number => x !== undefined
-    )
-    const limit = minOf(limits)
-    // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
-    if (nonFinite > 0 || !Number.isFinite(limit))
-      return unit('fail', 'non_finite', 0, {
-        regressions: count,
-        regressionLimit: Number.isFinite(limit) ? limit : null
-      })
-    const counted = { regressions: count, regressionLimit: limit }
-    if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', 0, counted)
-    return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, counted)
-  }
+  if (kind.type === 'max_regressions') return regressionUnit(rule, filters, { context, sign, unit })
   if (kind.type === 'level') {
-    // An absolute level: the candidate's mean and its interval (src/decide/floor.ts), after the guards every kind has.
-    const level = levelOf(rule.metric, filters, stats.members(filters), comparison.confidence)
+    // An absolute level: the candidate's mean and its interval, by the level's law (src/stats/comparison.ts).
+    const level = stats.level(rule.metric, filters, comparison.confidence)
     const withLevel = (status: Status, reason: Reason): UnitResult => ({ ...unit(status, reason), level })
-    if (!Number.isFinite(level.mean) || (level.ci !== null && !level.ci.every(Number.isFinite)))
-      return withLevel('fail', 'non_finite')
+    if (!Number.isFinite(level.mean) || !level.ci.every(Number.isFinite)) return withLevel('fail', 'non_finite')
     if (tooFewSeeds(rules, stats)) return withLevel('inconclusive', 'too_few_seeds')
     if (comparison.n < rules.queries.minPerSlice) return withLevel('inconclusive', 'too_few_queries')
-    const outcome = levelOutcome(kind, metric, level)
-    return withLevel(outcome.status, outcome.reason)
+    const at = standing({
+      ci: level.ci,
+      own: level.ownCi,
+      threshold: kind.value,
+      better: metric.better,
+      strict: false,
+      unreliable: level.unreliable
+    })
+    return withLevel(...LEVEL_WORDS[at])
   }
   const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value
-  const [lo, hi] = sign > 0 ? comparison.ci : [-comparison.ci[1], -comparison.ci[0]]
-  // A superior check on McNemar, the t-test or the randomization test decides on its (family-adjusted) p-value, so that is evidence to check too.
-  const testP = decidesOnP(rule) ? (p?.adjusted ?? unitPValue(rule, comparison)) : 0
-  const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, testP].every(
+  // A superior check on McNemar, the t-test or the randomization test also needs its (family-adjusted) p-value.
+  const byTest = kind.type === 'superior' && kind.test !== 'bootstrap'
+  const testP = byTest ? (p?.adjusted ?? unitPValue(rule, comparison)) : 0
+  const finite = [comparison.baseline, comparison.candidate, comparison.delta, ...comparison.ci, margin, testP].every(
     Number.isFinite
   )
   // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
-  if (comparison.n > 0 && !finite) return unit('fail', 'non_finite', margin)
+  if (!finite) return unit('fail', 'non_finite', margin)
   if (tooFewSeeds(rules, stats)) return unit('inconclusive', 'too_few_seeds', margin)
   if (comparison.n < rules.queries.minPerSlice) return unit('inconclusive', 'too_few_queries', margin)
-  if (!finite) return unit('fail', 'non_finite', margin)
-  // An interval that cannot support a pass (src/stats/interval-choice.ts) leaves the unit inconclusive where it would
-  // pass; a unit it shows worse still fails (failing on thin evidence is never a false pass).
-  const pass = (): UnitResult =>
-    comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin)
-  if (kind.type === 'non_inferior') {
-    if (lo >= -margin) return pass()
-    if (hi < -margin) return unit('fail', 'shown_worse', margin)
-    return unit('inconclusive', 'interval_crosses_margin', margin)
+  // Every kind reads the same interval against its threshold (src/decide/core.ts), under the one reliability rule.
+  const superior = kind.type === 'superior'
+  const at = standing({
+    ci: comparison.ci,
+    own: comparison.ownCi,
+    threshold: superior ? sign * margin : -sign * margin,
+    better: metric.better,
+    strict: superior,
+    unreliable: comparison.unreliable
+  })
+  if (!superior) return unit(...NON_INFERIOR_WORDS[at], margin)
+  if (at === 'short') {
+    const better = sign > 0 ? comparison.ci[1] : -comparison.ci[0]
+    return unit('fail', better < 0 ? 'shown_worse' : 'shown_not_better', margin)
   }
-  if (kind.test !== 'bootstrap') {
-    // testP is the family-adjusted p (the test's own p without multiplicity), already checked finite above. The
-    // direction: McNemar's gained against lost; the t and randomization tests' mean change.
+  if (byTest) {
+    // The test's p decides "better" only where the interval agrees: a p-value cannot pass what the rule refuses,
+    // and the sign-flip test's null (symmetry) is not a mean of zero. Its direction: McNemar's gained against lost.
     const up = kind.test === 'mcnemar' ? (comparison.gained as number) - (comparison.lost as number) : comparison.delta
-    const better = sign * up > 0
-    const worse = sign * up < 0
-    if (testP < kind.alpha && better) return unit('pass', 'holds', margin)
-    if (testP < kind.alpha && worse) return unit('fail', 'shown_worse', margin)
-    return unit('inconclusive', 'not_shown_better', margin)
+    if (testP < kind.alpha && sign * up < 0) return unit('fail', 'shown_worse', margin)
+    if (at === 'clears' && !(testP < kind.alpha && sign * up > 0))
+      return unit('inconclusive', 'not_shown_better', margin)
   }
-  if (lo > margin) return pass()
-  if (hi < margin) return unit('fail', hi < 0 ? 'shown_worse' : 'shown_not_better', margin)
-  return unit('inconclusive', 'not_shown_better', margin)
+  return unit(...SUPERIOR_WORDS[at], margin)
+}
+
+/** Each standing (src/decide/core.ts) in the words of a non_inferior unit, a superior one and a level. */
+const NON_INFERIOR_WORDS: Record<Standing, [Status, Reason]> = {
+  clears: ['pass', 'holds'],
+  short: ['fail', 'shown_worse'],
+  straddles: ['inconclusive', 'interval_crosses_margin'],
+  unsupported: ['inconclusive', 'interval_unreliable']
+}
+const SUPERIOR_WORDS: Record<Standing, [Status, Reason]> = {
+  clears: ['pass', 'holds'],
+  short: ['fail', 'shown_not_better'],
+  straddles: ['inconclusive', 'not_shown_better'],
+  unsupported: ['inconclusive', 'interval_unreliable']
+}
+const LEVEL_WORDS: Record<Standing, [Status, Reason]> = {
+  clears: ['pass', 'holds'],
+  short: ['fail', 'beyond_level'],
+  straddles: ['inconclusive', 'interval_crosses_level'],
+  unsupported: ['inconclusive', 'interval_unreliable']
+}
+
+/** What a max_regressions unit is judged with. */
+interface RegressionSite {
+  context: DecisionContext
+  sign: number
+  unit: (status: Status, reason: Reason, margin?: number, counted?: RegressionCount) => UnitResult
+}
+
+/** A max_regressions unit: a count of queries past the threshold against the limit (not a statistical test). */
+function regressionUnit(rule: CheckRule, filters: Filters, site: RegressionSite): UnitResult {
+  const { context, sign, unit } = site
+  const kind = rule.kind as Extract<CheckRule['kind'], { type: 'max_regressions' }>
+  const { count, nonFinite } = regressionsPast(context.stats, rule, filters, { sign, threshold: kind.threshold })
+  const n = context.stats.compare(rule.metric, filters, context.rules.statistics.confidence).n
+  const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter(
+    (x): x is number => x !== undefined
+  )
+  const limit = minOf(limits)
+  // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
+  if (nonFinite > 0 || !Number.isFinite(limit))
+    return unit('fail', 'non_finite', 0, { regressions: count, regressionLimit: Number.isFinite(limit) ? limit : null })
+  const counted = { regressions: count, regressionLimit: limit }
+  if (tooFewSeeds(context.rules, context.stats)) return unit('inconclusive', 'too_few_seeds', 0, counted)
+  return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, counted)
 }
 
 /**
@@ -220,12 +255,14 @@ interface Demand {
 }
 
 /**
- * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
- * confidence (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit
- * could be settled by more queries, about how many more would give it an 80% chance to pass if the candidate truly
- * changes nothing (the plan a non-inferiority check is sized for; never the observed difference, which is noise).
- * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
- * At least enough to reach min_per_slice.
+ * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's confidence
+ * (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit could be settled
+ * by more queries, about how many more would give it an 80% chance to pass if the candidate truly changes nothing
+ * (the plan a non-inferiority check is sized for; never the observed difference, which is noise): enough for the
+ * interval's width, and on a bounded metric enough for the range's bound to allow the margin (the reliability rule,
+ * src/stats/reliability.ts). Said only where no change is plausible (the interval holds 0): more queries are no
+ * advice for a change the data already show. A superior check has no planned gain in the rules, and seed replicates
+ * need more seeds, not queries: no figure. At least enough to reach min_per_slice.
  */
 function powerOf(
   status: Status,
@@ -237,16 +274,21 @@ function powerOf(
   const mde = minimumDetectable(c.se, c.confidence, c.df)
   if (status !== 'inconclusive') return { mde, moreQueries: null }
   const floor = Math.max(0, rules.queries.minPerSlice - c.n)
-  const more =
-    kind.type === 'non_inferior' && c.interval !== 'seeds-t'
-      ? queriesToSettle({
-          n: c.n,
-          se: c.se,
-          df: c.df,
-          units: c.clusters ?? c.n,
-          distance: margin,
-          confidence: c.confidence
-        })
-      : null
+  const plausible = c.ci[0] <= 0 && 0 <= c.ci[1]
+  let more: number | null = null
+  if (kind.type === 'non_inferior' && c.interval !== 'seeds-t' && plausible) {
+    more = queriesToSettle({
+      n: c.n,
+      se: c.se,
+      df: c.df,
+      units: c.clusters ?? c.n,
+      distance: margin,
+      confidence: c.confidence
+    })
+    const bounds = metricBounds(rules.metrics.get(c.metric) as MetricRule)
+    const units = bounds === undefined ? null : unitsForMargin(margin, bounds[1] - bounds[0], c.confidence)
+    // In queries: effective units grow with the queries at the same cluster sizes and strata.
+    if (units !== null && c.effective > 0) more = Math.max(more ?? 0, Math.ceil((units * c.n) / c.effective) - c.n)
+  }
   return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) }
 }

@@ -7,6 +7,8 @@ import { InputError } from '../errors.js'
 import type { GuardResult } from '../trust/trust.js'
 import type { JudgeGuardUnit, JudgeRuleName } from '../trust/judge-reasons.js'
 import { judgeAgreement, labelScale, type SliceAgreement } from '../stats/judge-agreement.js'
+import { unitsForSkew } from '../stats/reliability.js'
+import { standing } from './core.js'
 import {
   judgePosition,
   judgeRepeatability,
@@ -170,8 +172,10 @@ function floorUnits(slices: readonly SliceAgreement[], j: JudgeRules, floor: num
 
 /**
  * Judge drift as non-inferiority of the candidate's judge, on the paired jackknife-t interval of kappa(candidate)
- * - kappa(baseline): pass when its low end is at or above -max_drop, fail when its high end is below it (shown
- * to agree less than allowed), inconclusive when it straddles -max_drop (then on_inconclusive decides).
+ * - kappa(baseline), decided as every route is (src/decide/core.ts): pass when its low end is at or above
+ * -max_drop, fail when its high end is below it, inconclusive when it straddles -max_drop (then on_inconclusive
+ * decides). Kappa is no mean of bounded per-item values, so the reliability rule's size rule applies (Sugden's:
+ * 28 + 25·γ² items for the skew γ of an item's pseudo-value) beside the rules' judge.min_items.
  */
 function driftUnits(slices: readonly SliceAgreement[], j: JudgeRules, maxDrop: number): JudgeGuardUnit[] {
   return slices.map((s): JudgeGuardUnit => {
@@ -180,9 +184,16 @@ function driftUnits(slices: readonly SliceAgreement[], j: JudgeRules, maxDrop: n
     if (s.items < j.minItems) return { ...base, status: 'inconclusive', undecided: 'too_few' }
     if (d === null || d.delta === null || d.interval === null)
       return { ...base, status: 'inconclusive', undecided: 'undefined' }
-    if (d.interval[0] >= -maxDrop) return { ...base, status: 'pass', undecided: null }
-    if (d.interval[1] < -maxDrop) return { ...base, status: 'fail', undecided: null }
-    return { ...base, status: 'inconclusive', undecided: 'straddles' }
+    const at = standing({
+      ci: d.interval,
+      threshold: -maxDrop,
+      better: 'higher',
+      strict: false,
+      unreliable: s.items < unitsForSkew(d.unitSkew) ? 'few_units' : null
+    })
+    if (at === 'clears') return { ...base, status: 'pass', undecided: null }
+    if (at === 'short') return { ...base, status: 'fail', undecided: null }
+    return { ...base, status: 'inconclusive', undecided: at === 'unsupported' ? 'too_few' : 'straddles' }
   })
 }
 

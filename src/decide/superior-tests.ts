@@ -23,8 +23,3 @@ export function unitPValue(rule: CheckRule, c: Comparison): number {
   if (test === 't') return c.tTest?.pValue ?? Number.NaN
   return c.randomization.pValue
 }
-
-/** True for a superior check that decides on a p-value (McNemar, t, randomization) rather than on its interval. */
-export function decidesOnP(rule: CheckRule): boolean {
-  return rule.kind.type === 'superior' && rule.kind.test !== 'bootstrap'
-}

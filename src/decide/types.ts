@@ -1,5 +1,5 @@
 import type { CheckRule } from '../config/types.js'
-import type { Comparison } from '../stats/compare.js'
+import type { Comparison, LevelInterval } from '../stats/compare.js'
 import type { Multiplicity } from '../stats/multiplicity.js'
 
 /*
@@ -36,27 +36,17 @@ export type Reason =
   /** Fewer seed files on a side than statistics.min_seeds (src/stats/seeds.ts). */
   | 'too_few_seeds'
   /**
-   * The interval would pass, but it cannot support a pass: no width, fewer than two clusters (or too few for the
-   * method), a stratum of one unit, or too few queries for a skewed metric (`comparison.unreliable` says which;
-   * src/stats/interval-choice.ts). Counted by on_too_few: the data are too few for the method.
+   * The interval would pass, but it cannot support a pass (the one reliability rule, src/stats/reliability.ts:
+   * fewer than two clusters, a stratum of one unit, or, without a range, no spread or too few units for the skew;
+   * `comparison.unreliable` or `level.unreliable` says which). Counted by on_too_few: the data are too few.
    */
   | 'interval_unreliable'
   /** at_least / at_most: the interval of the candidate's mean is wholly on the wrong side of the level. */
   | 'beyond_level'
   /** at_least / at_most: the interval of the candidate's mean contains the level. */
   | 'interval_crosses_level'
-  /** at_least / at_most: every query has the same value, so the interval has no width and is no evidence. */
-  | 'no_spread'
 
-/** The candidate's mean on a set of queries and its t interval (src/decide/floor.ts); `ci` is null without spread. */
-export interface LevelInterval {
-  mean: number
-  ci: [number, number] | null
-  confidence: number
-  method: 't'
-  /** Degrees of freedom of the t interval (units - strata), or null without one. */
-  df: number | null
-}
+export type { LevelInterval } from '../stats/compare.js'
 
 /** One evaluated set of queries of a check (the check's `where` set, or one value of its `per_slice`). */
 export interface UnitResult {
@@ -78,7 +68,7 @@ export interface UnitResult {
   pTest: 'mcnemar' | 'randomization' | 't' | null
   /** Smallest true difference found with 80% power, and (inconclusive units) about how many more queries would settle it. */
   power: { mde: number; moreQueries: number | null } | null
-  /** at_least / at_most: the candidate's mean on the unit's queries and its interval (src/decide/floor.ts). */
+  /** at_least / at_most: the candidate's mean on the unit's queries and its interval (src/stats/comparison.ts levelFrom). */
   level?: LevelInterval
   /** Set when the unit was made inconclusive because the holdout was graded too often in this PR (decide/holdout.ts). */
   holdoutLooks?: { thisPr: number; maxPerPr: number; release?: true }
@@ -103,6 +93,7 @@ export interface BudgetResult {
     | 'budget_crosses'
     | 'budget_looks_exceeded'
     | 'budget_looks_unknown'
+    | 'interval_unreliable'
     | 'too_few_queries'
     | 'non_finite'
     | 'no_queries'

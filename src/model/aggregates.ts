@@ -13,6 +13,9 @@ export interface MetricSums {
   /** Σ (d − mean)² and Σ (d − mean)³ about the stratum's mean (shards merged with Chan's formulas). */
   m2: number
   m3: number
+  /** The same about the candidate values' mean (a level check's interval). */
+  m2Candidate: number
+  m3Candidate: number
   wins: number
   losses: number
   gained: number

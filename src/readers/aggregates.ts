@@ -8,6 +8,9 @@ import type { FetchedFile } from './fetched.js'
 import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
 import { parseDecimal } from './numbers.js'
 
+/** The metric statistics that are counts of queries (checked to be whole and non-negative); the others are sums. */
+const COUNTED: ReadonlySet<string> = new Set(['wins', 'losses', 'gained', 'lost'])
+
 /**
  * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
  * (Parquet, CSV with a header, or JSON Lines) of rows (section, shard, family, value, stratum, metric, stat, slot,
@@ -207,7 +210,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
         )
       const at = m * METRIC_STATS.length + i
       if (!Number.isNaN(cell.stats[at])) twice(r, `${r.stat} of ${quote(r.metric)}`)
-      cell.stats[at] = i >= 6 ? count(r, r.x, r.stat) : r.x
+      cell.stats[at] = COUNTED.has(METRIC_STATS[i]) ? count(r, r.x, r.stat) : r.x
       return
     }
     if (r.section === 'poisson') {
@@ -462,6 +465,8 @@ function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {
             sumCandidate: 0,
             m2: 0,
             m3: 0,
+            m2Candidate: 0,
+            m3Candidate: 0,
             wins: 0,
             losses: 0,
             gained: 0,
@@ -481,7 +486,8 @@ function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {
       for (let m = 0; m < M; m++) {
         const t = stratum.metrics[m]
         const s = (i: number): number => cell.stats[m * METRIC_STATS.length + i]
-        mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) })
+        mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) }, 'difference')
+        mergeMoments(t, before, { n, sum: s(3), m2: s(10), m3: s(11) }, 'candidate')
         t.sum += s(0)
         t.sumAbs += s(1)
         t.sumBaseline += s(2)
@@ -523,22 +529,34 @@ function add(into: Float64Array, part: Float64Array): void {
  * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
  * about its own mean) joins `before` values already merged into t (before t.sum is updated).
  */
-function mergeMoments(t: MetricSums, before: number, shard: { n: number; sum: number; m2: number; m3: number }): void {
+function mergeMoments(
+  t: MetricSums,
+  before: number,
+  shard: { n: number; sum: number; m2: number; m3: number },
+  column: 'difference' | 'candidate'
+): void {
   const { n, sum, m2, m3 } = shard
-  if (before === 0) {
-    t.m2 = m2
-    t.m3 = m3
-    return
+  const [sumBefore, m2Before, m3Before] =
+    column === 'difference' ? [t.sum, t.m2, t.m3] : [t.sumCandidate, t.m2Candidate, t.m3Candidate]
+  let next2 = m2
+  let next3 = m3
+  if (before > 0) {
+    const total = before + n
+    const delta = sum / n - sumBefore / before
+    next2 = m2Before + m2 + (delta * delta * before * n) / total
+    next3 =
+      m3Before +
+      m3 +
+      (delta * delta * delta * before * n * (before - n)) / (total * total) +
+      (3 * delta * (before * m2 - n * m2Before)) / total
   }
-  const total = before + n
-  const delta = sum / n - t.sum / before
-  const m2Before = t.m2
-  t.m2 = m2Before + m2 + (delta * delta * before * n) / total
-  t.m3 =
-    t.m3 +
-    m3 +
-    (delta * delta * delta * before * n * (before - n)) / (total * total) +
-    (3 * delta * (before * m2 - n * m2Before)) / total
+  if (column === 'difference') {
+    t.m2 = next2
+    t.m3 = next3
+  } else {
+    t.m2Candidate = next2
+    t.m3Candidate = next3
+  }
 }
 
 function histogramOf(h: Map<number, number> | null): MetricSums['histogram'] {

@@ -43,12 +43,19 @@ const HINT =
 const ID_KEYS = ['query_id', 'qid', 'id']
 const TEXT_KEYS = ['text', 'query', 'question', 'title']
 
+/** Keep every attribute of the file whose value is a string, a number or a boolean (init proposes slices from them). */
+export const EVERY_ATTRIBUTE = 'every attribute'
+
 /**
  * Reads a queries file: JSON Lines, or CSV with a header when its name ends in `.csv`. Keeps the text and the
- * attributes in `keep` (the ones the rules use). Refuses, with the line: a record without an id, a repeated
+ * attributes in `keep` (the ones the rules use; or {@link EVERY_ATTRIBUTE}, but the id and the text). Refuses, with the line: a record without an id, a repeated
  * id, an id or attribute over the field caps, a non-string attribute the rules use, and an empty file.
  */
-export async function readQueriesFile(path: string, name: string, keep: ReadonlySet<string>): Promise<QueriesFile> {
+export async function readQueriesFile(
+  path: string,
+  name: string,
+  keep: ReadonlySet<string> | typeof EVERY_ATTRIBUTE
+): Promise<QueriesFile> {
   const byId = new Map<string, QueryEntry>()
   const attributes: string[] = []
   const fields = new Set<string>()
@@ -74,7 +81,11 @@ export async function readQueriesFile(path: string, name: string, keep: Readonly
     const rawText = textKey === undefined ? undefined : record.get(textKey)
     const text = typeof rawText === 'string' && rawText !== '' ? rawText.slice(0, MAX_QUERY_TEXT_CHARS) : null
     const attrs = new Map<string, string>()
-    for (const key of keep) {
+    const keys =
+      keep === EVERY_ATTRIBUTE
+        ? [...record.keys()].filter((k) => k !== idKey && k !== textKey && isAttribute(record.get(k)))
+        : keep
+    for (const key of keys) {
       if (!record.has(key)) continue
       const value = record.get(key)
       if (value === null || value === '') continue
@@ -95,4 +106,9 @@ export async function readQueriesFile(path: string, name: string, keep: Readonly
   await forEachRecord(path, name, onRecord, HINT)
   if (byId.size === 0) throw new InputError({ file: name }, 'the queries file lists no query', HINT)
   return { source: name, byId, attributes, fields: [...fields] }
+}
+
+/** A value that can be an attribute (a nested object or list is left out when every attribute is kept). */
+function isAttribute(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
 }

@@ -1,12 +1,17 @@
 import type { CheckResult } from '../decide/evaluate.js'
 import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
-import { MIN_CLUSTERS, MIN_QUERIES_SKEW, type IntervalMethod, type Unreliable } from '../stats/interval-choice.js'
+import type { IntervalMethod } from '../stats/interval.js'
+import { unitsForMargin, unitsForSkew, unseenShare, type Unreliable } from '../stats/reliability.js'
+import { metricBounds } from '../stats/law.js'
+import type { MetricRule } from '../config/types.js'
+import type { UnitResult } from '../decide/types.js'
 import { sliceLabel } from './slice-label.js'
 
 /**
  * The interval each check used and why, and why an interval could not support a pass, in words (RAW text: the
- * caller escapes it). The choice itself is made in src/stats/interval-choice.ts; these only say it.
+ * caller escapes it). The law itself is fixed in src/stats/law.ts, the one reliability rule in
+ * src/stats/reliability.ts; these only say them.
  */
 
 /** The method's name as the report shows it. */
@@ -14,12 +19,12 @@ export function methodName(method: IntervalMethod): string {
   switch (method) {
     case 'score':
       return "Tango's score interval for paired proportions"
+    case 'exact':
+      return "Clopper–Pearson's exact interval"
     case 'skew-t':
       return "Hall's skew-corrected t"
     case 'seeds-t':
       return 't over seeds and queries (Satterthwaite)'
-    case 'tied-bound':
-      return 'bound for equal differences (rule of three on the range)'
     case 'bca':
       return 'BCa paired bootstrap'
     case 'percentile':
@@ -27,40 +32,67 @@ export function methodName(method: IntervalMethod): string {
   }
 }
 
-/** Why a comparison got its method: the metric type and design that chose it (or the rules' setting). */
+/** Why a comparison got its method: the metric type and design that chose it (or the rules' setting), and its widening. */
 export function methodReason(c: Comparison, result: GateResult): string {
   const s = result.rules.statistics
-  if (s.interval !== 'auto') return `statistics.interval: ${s.interval}`
-  switch (c.interval) {
-    case 'score':
-      return 'binary metric, independent queries: no resampling of a few discordant queries, never a zero-width interval'
-    case 'seeds-t':
-      return 'seed replicates: training variance from the spread of the seed means, query variance from the queries'
-    case 'tied-bound':
-      return 'every difference is the same: no spread to estimate, so the share of unseen queries that could differ, times the range'
-    default:
-      if (c.clusters !== null)
-        return `clustered (${c.clusters} clusters): cluster-robust, skew-corrected, clusters − 1 degrees of freedom; needs ${MIN_CLUSTERS} clusters or more`
-      if (s.weights !== undefined)
-        return `target weights by ${s.weights.by}: stratified, skew-corrected, Satterthwaite degrees of freedom`
-      return `not binary: corrected for skew (rare large losses); needs ${MIN_QUERIES_SKEW} queries or more`
-  }
+  const widened =
+    c.widened === 'range'
+      ? "; widened to what the metric's range allows unseen queries to change"
+      : c.widened === 'student'
+        ? "; widened to Student's t"
+        : ''
+  if (c.interval === 'seeds-t')
+    return `seed replicates: training variance from the spread of the seed means, query variance from the queries${widened}`
+  if (s.interval !== 'auto') return `statistics.interval: ${s.interval}${widened}`
+  if (c.interval === 'score')
+    return `binary metric, independent queries: no resampling of a few discordant queries, never a zero-width interval${widened}`
+  if (c.clusters !== null)
+    return `clustered (${c.clusters} clusters): cluster-robust, skew-corrected, clusters − 1 degrees of freedom${widened}`
+  if (s.weights !== undefined)
+    return `target weights by ${s.weights.by}: stratified, skew-corrected, Satterthwaite degrees of freedom${widened}`
+  return `not binary: corrected for skew (rare large losses), never narrower than Student's t${widened}`
 }
 
-/** Why an interval cannot support a pass, e.g. "only 35 queries: a metric that is not binary needs at least 40 …". */
-export function unreliableWords(code: Unreliable, c: Comparison): string {
+/** Why an interval cannot support a pass, and what would settle it (RAW text). */
+export function unreliableWords(
+  code: Unreliable,
+  c: Pick<Comparison, 'n' | 'clusters' | 'effective' | 'unitSkew'>
+): string {
   switch (code) {
     case 'no_spread':
-      return 'the differences do not vary, so the interval has no width and says nothing about other queries'
-    case 'few_queries':
-      return `only ${c.n} queries: a metric that is not binary needs at least ${MIN_QUERIES_SKEW} for its interval to hold its level when rare large losses are possible (a loss in 1 query of 10 is absent from 30 queries 4% of the time)`
+      return "the values do not vary (beyond rounding), and without a declared range nothing bounds what other queries could change: declare the metric's range, or this check cannot pass"
+    case 'few_units': {
+      const needed = Math.ceil(unitsForSkew(c.unitSkew))
+      return `the differences are skewed (skewness ${c.unitSkew.toFixed(1)}) and the metric has no declared range, so the mean of ${Math.round(c.effective)} effective ${c.clusters === null ? 'queries' : 'clusters'} is not yet near normal: about ${needed} are needed (Sugden's rule, 28 + 25·skewness²), or declare the metric's range`
+    }
     case 'few_clusters':
-      return (c.clusters ?? 0) < 2
-        ? `only ${c.clusters ?? 0} cluster: the variability between clusters cannot be estimated`
-        : `only ${c.clusters ?? 0} clusters: a clustered interval needs at least ${MIN_CLUSTERS} to hold its level when the effect sits in a few clusters`
+      return `only ${c.clusters ?? 0} cluster: the variability between clusters cannot be estimated`
     case 'single_unit_stratum':
       return 'a stratum holds a single unit, whose variability cannot be estimated'
   }
+}
+
+/**
+ * Why an inconclusive interval_unreliable unit could not pass, and what would settle it (RAW text): the reliability
+ * rule's code, or, when only the range's bound stood in the way, how far unseen queries could move the check and how
+ * many queries would rule that out.
+ */
+export function whyNoPass(unit: UnitResult, metric: MetricRule): string {
+  const c = unit.comparison
+  const code = unit.level?.unreliable ?? c.unreliable
+  if (code !== null) return unreliableWords(code, c)
+  const bounds = metricBounds(metric)
+  const units = `${Math.round(c.effective)} ${c.clusters === null ? 'queries' : 'effective clusters'}`
+  const share = unseenShare(c.effective, c.confidence)
+  const width = bounds === undefined ? 1 : bounds[1] - bounds[0]
+  const needed = unit.level === undefined && unit.margin > 0 ? unitsForMargin(unit.margin, width, c.confidence) : null
+  const settle =
+    unit.power?.moreQueries !== undefined && unit.power?.moreQueries !== null
+      ? `about ${unit.power.moreQueries} more queries would settle it if nothing changed`
+      : needed !== null
+        ? `a margin this small needs at least ${needed} ${c.clusters === null ? 'queries' : 'effective clusters'}`
+        : 'more queries would narrow it'
+  return `the data alone clear the limit, but with ${units} a share of up to ${(100 * share).toFixed(1)}% of unseen ones could each lie anywhere in the metric's range${bounds === undefined ? '' : ` [${bounds[0]}, ${bounds[1]}]`}, which the limit does not allow; ${settle}`
 }
 
 /** One row of the method table: a check, an interval it used, why, and on which of its units. */

@@ -24,6 +24,7 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
     delta: num(c.delta),
     relative_delta: c.relativeDelta === null ? null : num(c.relativeDelta),
     ci: [num(c.ci[0]), num(c.ci[1])],
+    own_ci: [num(c.ownCi[0]), num(c.ownCi[1])],
     confidence: c.confidence,
     p_value: c.pValue === null ? null : num(c.pValue),
     test: c.test,
@@ -34,6 +35,7 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
     ties: c.ties,
     // Issue 4: the interval actually used, the randomization test, the t cross-check, the design.
     interval: c.interval,
+    interval_widened: c.widened,
     interval_note: c.intervalNote,
     interval_unreliable: c.unreliable,
     resampling: c.resampling,
@@ -53,6 +55,8 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
           },
     se: num(c.se),
     df: num(c.df),
+    effective_units: num(c.effective),
+    unit_skewness: num(c.unitSkew),
     clusters: c.clusters,
     mix: c.mix === null ? null : mixJson(c.mix),
     notes: c.notes
@@ -89,15 +93,18 @@ function unitJson(result: GateResult, check: CheckResult, u: UnitResult): Record
     p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
     p_test: u.pTest,
     power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
-    // at_least / at_most: the candidate's mean the check judged, and its t interval (only those units).
+    // at_least / at_most: the candidate's mean the check judged, and its interval (only those units).
     ...(u.level
       ? {
           level: {
             mean: num(u.level.mean),
-            ci: u.level.ci === null ? null : [num(u.level.ci[0]), num(u.level.ci[1])],
+            ci: [num(u.level.ci[0]), num(u.level.ci[1])],
+            own_ci: [num(u.level.ownCi[0]), num(u.level.ownCi[1])],
             confidence: u.level.confidence,
             method: u.level.method,
-            df: u.level.df
+            df: u.level.df,
+            widened: u.level.widened,
+            interval_unreliable: u.level.unreliable
           }
         }
       : {})

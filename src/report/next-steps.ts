@@ -1,4 +1,5 @@
-import { unreliableWords } from './interval-words.js'
+import type { MetricRule } from '../config/types.js'
+import { whyNoPass } from './interval-words.js'
 import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { metricFamily, type MetricFamily } from './metric-family.js'
@@ -152,8 +153,8 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
       const why =
         unit.reason === 'too_few_queries'
           ? `only ${c.n} queries`
-          : unit.reason === 'interval_unreliable' && c.unreliable !== null
-            ? unreliableWords(c.unreliable, c)
+          : unit.reason === 'interval_unreliable'
+            ? whyNoPass(unit, result.rules.metrics.get(c.metric) as MetricRule)
             : 'the interval straddles the limit'
       add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`)
     }

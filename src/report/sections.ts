@@ -51,16 +51,13 @@ const levelCell = (x: number, metric: MetricRule, c: Comparison): string => fixe
 
 /**
  * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
- * at_most unit the candidate's mean and its t interval (levels), which is what the check judged.
+ * at_most unit the candidate's mean and its interval (levels), which is what the check judged.
  */
 function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean): [string, string] {
   const c = unit.comparison
   if (unit.level !== undefined) {
     const l = unit.level
-    const ci =
-      l.ci === null
-        ? '—'
-        : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
+    const ci = intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
     return [`mean ${levelCell(l.mean, metric, c)}`, ci]
   }
   return [

@@ -210,12 +210,12 @@ export function toText(result: GateResult, options: TextOptions): string {
   return out.join('\n')
 }
 
-/** An at_least / at_most unit's cells: the candidate's mean and its t interval (levels, as the files hold them). */
+/** An at_least / at_most unit's cells: the candidate's mean and its interval (levels, as the files hold them). */
 function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): [string, string] {
   const d = digitsFor(metric.range, typical)
   return [
     `mean ${fixed(level.mean, d)}`,
-    level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)
+    intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)
   ]
 }
 

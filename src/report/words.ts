@@ -3,7 +3,7 @@ import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { GateResult } from '../decide/result.js'
 import { clean } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, pValue, signed } from './format.js'
-import { unreliableWords } from './interval-words.js'
+import { whyNoPass } from './interval-words.js'
 import { sliceLabel } from './slice-label.js'
 
 export { sliceLabel }
@@ -134,7 +134,7 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
     case 'too_few_queries':
       return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
     case 'interval_unreliable':
-      return `${head}; this interval cannot support a pass: ${unit.comparison.unreliable === null ? 'it is not evidence' : unreliableWords(unit.comparison.unreliable, unit.comparison)}, so the check is inconclusive.`
+      return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}, so the check is inconclusive.`
     case 'too_few_seeds':
       return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`
     case 'non_finite':
@@ -229,13 +229,14 @@ function levelSentence(
   if (level === undefined) return `${subject}: ${need}.`
   const n = unit.comparison.n
   const queries = `${n} ${n === 1 ? 'query' : 'queries'}`
-  if (level.ci === null)
-    return `${subject} has a candidate mean of ${levelText(level.mean, metric)} with no spread over its ${queries} (every value the same), so its interval shows nothing; ${need}.`
   const typical = Math.max(Math.abs(level.ci[0]), Math.abs(level.ci[1]))
-  const interval = `${confidenceLabel(level.confidence)} t interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`
+  const method = level.method === 'exact' ? "Clopper–Pearson's exact" : 'skew-corrected t'
+  const interval = `${confidenceLabel(level.confidence)} ${method} interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`
   const head = `${subject} has a candidate mean of ${levelText(level.mean, metric, typical)} (${interval}, ${queries})`
   if (unit.reason === 'interval_crosses_level')
     return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`
+  if (unit.reason === 'interval_unreliable')
+    return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}; ${need}.`
   return `${head}; ${need}.`
 }
 

@@ -6,10 +6,10 @@ import { quote } from '../util/show.js'
 import { bcaInterval, percentileInterval, type Interval } from './bca.js'
 import { COUNTS_PER_GROUP, multinomialJob } from './bootstrap.js'
 import { histogramGroups } from './histogram-bootstrap.js'
-import { countedFields, relativeDelta, type Comparison, type StatsEngine, type StatsOptions } from './compare.js'
+import type { Comparison, StatsEngine, StatsOptions } from './compare.js'
+import { compareFrom, levelFrom, type ColumnEvidence, type SubsetFacts } from './comparison.js'
 import type { Stratum } from './design.js'
-import { chooseInterval, unreliableInterval } from './interval-choice.js'
-import { closedFormInterval } from './closed-form-interval.js'
+import { acceleration, summarise, type StratumMoments } from './moments.js'
 import { countsCost, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
 import {
   HISTOGRAM_MAX_VALUES,
@@ -18,7 +18,6 @@ import {
   resamplingLaw,
   type ColumnLaw
 } from './resampling.js'
-import { tQuantile, tTwoSided } from './special.js'
 import { filterKey, type Filters } from './subsets.js'
 import { createRunner, defaultThreads } from './threads.js'
 
@@ -43,9 +42,6 @@ export interface AggregateEngine extends StatsEngine {
   /** Queries past a max_regressions check's threshold in a subset (decide's count, from the SQL's). */
   regressionCount(check: CheckRule, filters: Filters): { count: number; nonFinite: number }
 }
-
-/** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow (never here: no clusters). */
-const NO_CLUSTERS = null
 
 export function createAggregateStats(
   aggregates: Aggregates,
@@ -244,13 +240,10 @@ export function createAggregateStats(
     if (!list) {
       list = metrics.map((_, col) => {
         const sorted = s.resamples[col].values.slice().sort()
-        if (method === 'bca')
-          return bcaInterval(
-            sorted,
-            estimateOf(s.strata, (st) => st.sums.metrics[col].sum),
-            acceleration(s.strata, col),
-            confidence
-          )
+        if (method === 'bca') {
+          const d = differenceMoments(s.strata, col)
+          return bcaInterval(sorted, summarise(d).estimate, acceleration(d), confidence)
+        }
         return { ci: percentileInterval(sorted, confidence), method: 'percentile' as const, note: null }
       })
       s.intervals.set(confidence, list)
@@ -258,89 +251,66 @@ export function createAggregateStats(
     return list[c]
   }
 
-  function compareUncached(metric: string, filters: Filters, confidence: number): Comparison {
-    const col = metrics.findIndex((m) => m.name === metric)
-    if (col < 0) throw new Error(`unknown metric ${metric}`)
-    const rule = metrics[col]
-    const s = stats(filters)
+  /** A metric's sufficient statistics in a subset, as the rows' engine gathers them (src/stats/comparison.ts decides). */
+  function evidenceOf(s: SubsetStats, col: number, confidence: number): ColumnEvidence {
     const sumOf = (pick: (m: StratumSums['metrics'][number]) => number): number =>
       s.strata.strata.reduce((a, st) => a + pick(st.sums.metrics[col]), 0)
-    const wins = sumOf((m) => m.wins)
-    const losses = sumOf((m) => m.losses)
-    const gained = sumOf((m) => m.gained)
-    const lost = sumOf((m) => m.lost)
-    const b = estimateOf(s.strata, (st) => st.sums.metrics[col].sumBaseline)
-    const c = estimateOf(s.strata, (st) => st.sums.metrics[col].sumCandidate)
-    const delta = estimateOf(s.strata, (st) => st.sums.metrics[col].sum)
-    const method = chooseInterval(statistics.interval, rule.binary, !statistics.weights)
-    const linearSe = linear(s.strata, col)
-    const se = linearSe.se
-    let df = linearSe.df
-    let interval: Interval
-    const shape = { units: s.n, clusters: NO_CLUSTERS, strata: s.strata.strata }
-    if (method === 'score' || method === 'skew-t') {
-      const moments = s.strata.strata.map((st) => ({
-        size: st.size,
-        weight: st.weight,
-        m2: st.sums.metrics[col].m2,
-        m3: st.sums.metrics[col].m3
-      }))
-      const closed = closedFormInterval({
-        method,
-        shape,
-        moments,
-        estimate: delta,
-        gained,
-        lost,
-        n: s.n,
-        range: rule.range,
-        weighted: statistics.weights !== undefined,
-        confidence
-      })
-      interval = closed.interval
-      if (closed.df !== null) df = closed.df
-    } else interval = intervalOf(s, col, confidence, method)
-    const notes = [...s.strata.notes]
-    if (interval.note) notes.push(interval.note)
-    const counted = countedFields(
-      { binary: rule.binary, independent: !statistics.weights, n: s.n, wins, losses, gained, lost },
-      notes
-    )
-    const linearDf = linearSe.df
-    const tTest =
-      !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence)
+    const bootstrap = statistics.interval !== 'auto'
     return {
-      metric,
-      slice: filters.map(([k, v]) => [k, v]),
-      n: s.n,
-      baseline: b,
-      candidate: c,
-      delta,
-      relativeDelta: relativeDelta(b, delta),
-      ci: interval.ci,
-      confidence,
-      ...counted,
-      interval: interval.method,
-      intervalNote: interval.note,
-      unreliable: unreliableInterval(interval.method, shape, interval.ci),
-      resampling: method === 'score' || method === 'skew-t' ? null : s.resamples[col].law,
+      difference: differenceMoments(s.strata, col),
+      baseline: s.strata.strata.map((st) => sideMoments(st, st.sums.metrics[col].sumBaseline, 0, 0)),
+      candidate: s.strata.strata.map((st) => {
+        const m = st.sums.metrics[col]
+        return sideMoments(st, m.sumCandidate, m.m2Candidate, m.m3Candidate)
+      }),
+      counts: {
+        wins: sumOf((m) => m.wins),
+        losses: sumOf((m) => m.losses),
+        gained: sumOf((m) => m.gained),
+        lost: sumOf((m) => m.lost)
+      },
+      resampled: bootstrap
+        ? {
+            interval: intervalOf(s, col, confidence, statistics.interval as 'percentile' | 'bca'),
+            law: s.resamples[col].law
+          }
+        : null,
       randomization: {
         pValue: s.randomization.pValues[col],
         permutations: s.randomization.permutations,
         exact: s.randomization.exact
-      },
-      tTest,
-      se,
-      df,
-      clusters: NO_CLUSTERS,
-      mix: statistics.weights ? mixOf(statistics.weights.by, s.strata, col) : null,
-      notes
+      }
     }
+  }
+
+  function ruleOf(metric: string): { col: number; rule: (typeof metrics)[number] } {
+    const col = metrics.findIndex((m) => m.name === metric)
+    if (col < 0) throw new Error(`unknown metric ${metric}`)
+    return { col, rule: metrics[col] }
+  }
+
+  function compareUncached(metric: string, filters: Filters, confidence: number): Comparison {
+    const { col, rule } = ruleOf(metric)
+    const s = stats(filters)
+    return compareFrom(
+      { metric: rule, slice: filters, confidence, statistics },
+      factsOf(s),
+      evidenceOf(s, col, confidence)
+    )
   }
 
   return {
     members: () => new Int32Array(0),
     differences: () => new Float64Array(0),
+    level(metric, filters, confidence) {
+      const { col, rule } = ruleOf(metric)
+      const s = stats(filters)
+      return levelFrom(
+        { metric: rule, slice: filters, confidence, statistics },
+        factsOf(s),
+        evidenceOf(s, col, confidence)
+      )
+    },
     compare(metric, filters, confidence = statistics.confidence) {
       const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
       let c = cache.get(key)
@@ -419,46 +389,6 @@ function designStrata(subset: SubsetSums | undefined, rules: Rules, label: strin
   return { strata, notes }
 }
 
-/** Σ_s weight_s · (a stratum sum) / size_s, in stratum order (src/stats/design.ts, estimate); NaN without queries. */
-function estimateOf(d: DesignStrata, pick: (s: DesignStrata['strata'][number]) => number, shares?: number[]): number {
-  let total = 0
-  d.strata.forEach((s, si) => (total += ((shares ? shares[si] : s.weight) * pick(s)) / s.size))
-  return d.strata.length === 0 ? Number.NaN : total
-}
-
-/** The linearised standard error and its degrees of freedom (src/stats/linear.ts) from the centred second moments. */
-function linear(d: DesignStrata, c: number): { se: number; df: number } {
-  let variance = 0
-  for (const s of d.strata) {
-    if (s.size < 2) continue
-    const f = s.weight / s.size
-    variance += (s.size / (s.size - 1)) * f * f * s.sums.metrics[c].m2
-  }
-  const units = d.strata.reduce((a, s) => a + s.size, 0)
-  return { se: Math.sqrt(variance), df: units - d.strata.length }
-}
-
-function tResult(est: number, se: number, df: number, confidence: number): Comparison['tTest'] {
-  const q = tQuantile(1 - (1 - confidence) / 2, df)
-  return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se }
-}
-
-/**
- * BCa's acceleration from the jackknife (src/stats/bca.ts): leaving unit u of stratum s out moves the estimate by
- * weight_s / (size_s − 1) · (mean_s − v_u), so Σ D³ and Σ D² are the strata's centred third and second moments.
- */
-function acceleration(d: DesignStrata, c: number): number {
-  let num = 0
-  let den = 0
-  for (const s of d.strata) {
-    if (s.size < 2) return Number.NaN
-    const f = s.weight / (s.size - 1)
-    num += f * f * f * s.sums.metrics[c].m3
-    den += f * f * s.sums.metrics[c].m2
-  }
-  return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN
-}
-
 /** The distinct nonzero |y| (y = weight / size · d) of a column and how many queries hold each, or null without histograms. */
 function absGroupsFrom(
   hist: ReadonlyArray<{ values: Float64Array; counts: Float64Array } | null>,
@@ -486,22 +416,21 @@ function absGroupsFrom(
   return { values: Float64Array.from(values), multiplicity: Float64Array.from(mult) }
 }
 
-function mixOf(by: string, d: DesignStrata, c: number): Comparison['mix'] {
-  const shares = d.strata.map((s) => s.observedShare)
-  return {
-    by,
-    strata: d.strata.map((s) => ({
-      value: s.value as string,
-      queries: s.queries,
-      observed: s.observedShare,
-      target: s.weight
-    })),
-    observed: {
-      baseline: estimateOf(d, (s) => s.sums.metrics[c].sumBaseline, shares),
-      candidate: estimateOf(d, (s) => s.sums.metrics[c].sumCandidate, shares),
-      delta: estimateOf(d, (s) => s.sums.metrics[c].sum, shares)
-    }
-  }
+/** The subset's facts every metric shares (src/stats/comparison.ts). */
+function factsOf(s: SubsetStats): SubsetFacts {
+  return { n: s.n, clusters: null, strata: s.strata.strata, notes: s.strata.notes }
+}
+
+/** A metric's differences in each stratum as moments: every unit one query (the SQL does not cluster). */
+function differenceMoments(d: DesignStrata, col: number): StratumMoments[] {
+  return d.strata.map((st) => {
+    const m = st.sums.metrics[col]
+    return sideMoments(st, m.sum, m.m2, m.m3)
+  })
+}
+
+function sideMoments(st: DesignStrata['strata'][number], sum: number, m2: number, m3: number): StratumMoments {
+  return { units: st.size, den: st.size, weight: st.weight, countSq: st.size, sum, m2, m3 }
 }
 
 /** The target weights describe the data (src/stats/compare.ts refuses the same from rows). */

@@ -1,48 +1,13 @@
-import { denominator, type Design } from './design.js'
 import { sortedResamples, type Resamples } from '../util/order-statistics.js'
 import { quantileOfRanks } from '../util/quantile.js'
 import { normalCdf, normalQuantile } from './special.js'
-import type { IntervalMethod } from './interval-choice.js'
+import type { IntervalMethod } from './interval.js'
 
 /** An interval with, when it is not what was asked for, the reason in plain words. */
 export interface Interval {
   ci: [number, number]
   method: IntervalMethod
   note: string | null
-}
-
-/**
- * Acceleration of the BCa interval from the jackknife over the design's units (leave one query, or one
- * cluster, out of its stratum): a = Σ D³ / (6 (Σ D²)^{3/2}), D = mean(θ₍·₎) − θ₍ᵤ₎ (Efron & Tibshirani
- * 1993, eq. 14.15; scipy.stats.bootstrap computes the same). For the plain mean it is the sample skewness
- * of the differences over 6√n. NaN when every leave-one-out estimate is equal (no spread to skew) or a
- * stratum has a single unit (no leave-one-out estimate).
- */
-export function acceleration(design: Design, c: number): number {
-  const { k, values, counts } = design
-  const theta = new Float64Array(design.units)
-  for (const s of design.strata) {
-    if (s.size < 2) return Number.NaN
-    let sum = 0
-    for (let u = s.start; u < s.start + s.size; u++) sum += values[u * k + c]
-    const den = denominator(design, s)
-    for (let u = s.start; u < s.start + s.size; u++) {
-      // Only this stratum's estimate changes; its change, weighted, is the change of the whole estimate.
-      const left = den - (counts ? counts[u] : 1)
-      theta[u] = s.weight * ((sum - values[u * k + c]) / left - sum / den)
-    }
-  }
-  let mean = 0
-  for (const t of theta) mean += t
-  mean /= theta.length
-  let num = 0
-  let den = 0
-  for (const t of theta) {
-    const d = mean - t
-    num += d * d * d
-    den += d * d
-  }
-  return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN
 }
 
 /** Resamples as given to the intervals: sorted ascending (Float64Array.prototype.sort), or a view that finds ranks itself. */

@@ -2,12 +2,10 @@ import type { PairedTable } from '../align/pair.js'
 import type { CheckRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import type { Interval } from './bca.js'
-import { buildDesign, estimate, type Design } from './design.js'
-import { linearSe, tInterval, type TResult } from './linear.js'
-import { mcnemarExact } from './mcnemar.js'
+import { compareFrom, levelFrom, type Comparison, type LevelInterval, type SubsetFacts } from './comparison.js'
+import { buildDesign, type Design } from './design.js'
+import { momentsOfDesign, type StratumMoments } from './moments.js'
 import type { Randomization } from './randomization.js'
-import { chooseInterval, unreliableInterval, type IntervalMethod, type Unreliable } from './interval-choice.js'
-import { closedFormInterval } from './closed-form-interval.js'
 import { createResampling, type ColumnLaw } from './resampling.js'
 import type { Resamples } from '../util/order-statistics.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
@@ -19,75 +17,16 @@ import { quote } from '../util/show.js'
 /** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow. */
 const FEW_CLUSTERS = 30
 
-/** Observed against target mix of a weighted comparison (statistics.weights). */
-export interface Mix {
-  by: string
-  /** Per stratum value (sorted): queries, observed share, target share in force (renormalised if some are absent). */
-  strata: Array<{ value: string; queries: number; observed: number; target: number }>
-  /** The same comparison with the observed mix (each stratum weighted by its share of the queries). */
-  observed: { baseline: number; candidate: number; delta: number }
-}
+export type { Comparison, LevelInterval, Mix, Randomization1 } from './comparison.js'
 
-/** One metric on one set of queries, baseline against candidate: the evidence every check and table row uses. */
-export interface Comparison {
-  metric: string
-  /** Attribute filters defining the queries compared ([] = all). */
-  slice: Array<[string, string]>
-  n: number
-  baseline: number
-  candidate: number
-  /** Mean of the per-query differences candidate - baseline (the design's estimate: target-weighted, cluster-weighted when the rules say). */
-  delta: number
-  /** delta / |baseline|, or null when the baseline mean is 0. */
-  relativeDelta: number | null
-  /** Interval of delta at `confidence` (two-sided), by `interval`. */
-  ci: [number, number]
-  confidence: number
-  /** Exact McNemar p-value for binary metrics, null otherwise. */
-  pValue: number | null
-  test: 'mcnemar' | null
-  /** Binary metrics: queries the candidate newly got right / newly got wrong. */
-  gained: number | null
-  lost: number | null
-  /** Queries where the candidate is better / worse / equal, in the metric's direction. */
-  wins: number
-  losses: number
-  ties: number
-  /**
-   * Interval method actually used: chosen by src/stats/interval-choice.ts (statistics.interval auto) or as the
-   * rules ask (BCa falls back to percentile where undefined, with `intervalNote`).
-   */
-  interval: IntervalMethod
-  intervalNote: string | null
-  /** Why this interval cannot support a pass (decide makes such a unit inconclusive), or null. */
-  unreliable: Unreliable | null
-  /** How the bootstrap drew the resamples (statistics.method, src/stats/resampling.ts); null when no bootstrap was drawn (closed-form intervals). */
-  resampling: ColumnLaw | null
-  /** Paired randomization (sign-flip) test of "no difference". */
-  randomization: Randomization1
-  /** Paired t interval and p (cluster-robust / stratified when the design is), the cross-check. */
-  tTest: TResult | null
-  /** Standard error of delta under the design (linearised), for power. */
-  se: number
-  /** Degrees of freedom of that standard error (n − 1, clusters − 1, Satterthwaite's), for power. */
-  df: number
-  /** Clusters resampled, or null when queries are resampled one by one. */
-  clusters: number | null
-  mix: Mix | null
-  /** Facts about the statistics of this comparison a reader must know. */
-  notes: string[]
-}
-
-/** The randomization test result of one column. */
-export interface Randomization1 {
-  pValue: number
-  permutations: number
-  exact: boolean
-}
-
-/** Statistics over a paired table, computed lazily and cached per subset; every subset shares one resampling plan across metrics. */
+/**
+ * Statistics over a paired table (or a warehouse's sums), computed lazily and cached per subset; every comparison and
+ * level is made by src/stats/comparison.ts from the subset's sufficient statistics.
+ */
 export interface StatsEngine {
   compare(metric: string, filters: Filters, confidence?: number): Comparison
+  /** The candidate's level of a metric on a subset (at_least / at_most checks). */
+  level(metric: string, filters: Filters, confidence: number): LevelInterval
   members(filters: Filters): Int32Array
   /** Per-query differences candidate - baseline of a metric, aligned with the table's ids. */
   differences(metric: string): Float64Array
@@ -105,8 +44,9 @@ export interface StatsEngine {
  */
 interface SubsetStats {
   design: Design
-  /** The estimates of the same design over [baseline columns..., candidate columns...], not the design (2 x its values). */
-  levels: LevelEstimates
+  facts: SubsetFacts
+  /** Per metric column, the strata moments of its differences and of each side's values. */
+  moments: Array<{ difference: StratumMoments[]; baseline: StratumMoments[]; candidate: StratumMoments[] }>
   randomization: Randomization
   intervals: Map<number, Interval[]>
   /** Per column, the law its resamples were drawn by. */
@@ -217,9 +157,21 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const flip = resampling.flips(design, idx, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs])
+      const levels = buildDesign(table, idx, levelColumns, under)
+      const k = metricNames.length
       s = {
         design,
-        levels: levelEstimates(buildDesign(table, idx, levelColumns, under)),
+        facts: {
+          n: idx.length,
+          clusters: design.clusters,
+          strata: design.strata,
+          notes: bootstrap ? clusterNotes(design, idx.length) : [...design.notes]
+        },
+        moments: metricNames.map((_, c) => ({
+          difference: momentsOfDesign(design, c),
+          baseline: momentsOfDesign(levels, c),
+          candidate: momentsOfDesign(levels, k + c)
+        })),
         randomization: flip.finish(),
         intervals: new Map(),
         laws: boot?.laws ?? null
@@ -249,6 +201,19 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   return {
     members,
     differences: (metric) => diffs.get(metric) as Float64Array,
+    level(metric, filters, confidence) {
+      const rule = rules.metrics.get(metric)
+      if (!rule) throw new Error(`unknown metric ${metric}`)
+      const s = subset(filters, confidence)
+      const r = s.randomization
+      const col = metricNames.indexOf(metric)
+      return levelFrom({ metric: rule, slice: filters, confidence, statistics }, s.facts, {
+        ...s.moments[col],
+        counts: { wins: 0, losses: 0, gained: 0, lost: 0 },
+        resampled: null,
+        randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
+      })
+    },
     compare(metric, filters, confidence = statistics.confidence) {
       const cacheKey = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
       const cached = comparisonCache.get(cacheKey)
@@ -281,147 +246,25 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       }
     }
     const s = subset(filters, confidence)
-    const { design, levels } = s
-    const b = levels.target[col]
-    const c = levels.target[metricNames.length + col]
-    const delta = estimate(design, col)
-    // McNemar and the score interval count independent, equally weighted queries: under clusters or weights they would describe another population.
-    const independent = design.clusters === null && !statistics.weights
-    const method = chooseInterval(statistics.interval, rule.binary, independent)
-    const linear = linearSe(design, col)
-    let interval: Interval
-    const se = linear.se
-    let df = linear.df
-    if (method === 'score' || method === 'skew-t') {
-      const closed = closedFormInterval({
-        method,
-        design,
-        column: col,
-        estimate: delta,
-        gained,
-        lost,
-        n: idx.length,
-        range: rule.range,
-        weighted: statistics.weights !== undefined,
-        confidence
-      })
-      interval = closed.interval
-      if (closed.df !== null) df = closed.df
-    } else interval = (s.intervals.get(confidence) as Interval[])[col]
     const r = s.randomization
-    const notes = [...design.notes]
-    if (bootstrap && design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
-      notes.push(
-        `only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`
-      )
-    }
-    if (interval.note) notes.push(interval.note)
-    const unreliable = unreliableInterval(interval.method, design, interval.ci)
-    const counted = countedFields(
-      { binary: rule.binary, independent, n: idx.length, wins, losses, gained, lost },
-      notes
+    const interval: Interval | undefined = bootstrap ? (s.intervals.get(confidence) as Interval[])[col] : undefined
+    return compareFrom({ metric: rule, slice: filters, confidence, statistics }, s.facts, {
+      ...s.moments[col],
+      counts: { wins, losses, gained, lost },
+      resampled: interval === undefined || s.laws === null ? null : { interval, law: s.laws[col] },
+      randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
+    })
+  }
+}
+
+/** The notes of a subset's design under a bootstrap law: below {@link FEW_CLUSTERS} clusters what a cluster bootstrap tends to do. */
+function clusterNotes(design: Design, n: number): string[] {
+  const notes = [...design.notes]
+  if (design.clusters !== null && design.clusters < FEW_CLUSTERS && n > 0)
+    notes.push(
+      `only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`
     )
-    return {
-      metric,
-      slice: filters.map(([k, v]) => [k, v]),
-      n: idx.length,
-      baseline: b,
-      candidate: c,
-      delta,
-      relativeDelta: relativeDelta(b, delta),
-      ci: interval.ci,
-      confidence,
-      ...counted,
-      interval: interval.method,
-      intervalNote: interval.note,
-      unreliable,
-      resampling: s.laws === null ? null : s.laws[col],
-      randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
-      tTest: tInterval(design, col, confidence),
-      se,
-      df,
-      clusters: design.clusters,
-      mix: statistics.weights
-        ? mixOf(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length))
-        : null,
-      notes
-    }
-  }
-}
-
-/** What a comparison counts: queries, wins and losses, and for a binary metric the discordant pairs. */
-export interface ComparisonCounts {
-  binary: boolean
-  /** Queries are the units, unweighted: McNemar's exact test applies. */
-  independent: boolean
-  n: number
-  wins: number
-  losses: number
-  gained: number
-  lost: number
-}
-
-/**
- * The fields of a comparison that follow from its counts alone, the same whether the counts come from rows or from
- * a warehouse's sums (src/stats/aggregate-engine.ts): McNemar on a binary metric's discordant pairs when queries
- * are independent (else a note saying why not), the discordant pairs, wins, losses and ties.
- */
-export function countedFields(
-  counts: ComparisonCounts,
-  notes: string[]
-): Pick<Comparison, 'pValue' | 'test' | 'gained' | 'lost' | 'wins' | 'losses' | 'ties'> {
-  const { binary, independent, gained, lost, wins, losses } = counts
-  const mcnemar = binary && independent
-  if (binary && !mcnemar)
-    notes.push('McNemar is not computed under clusters or target weights; see the randomization test')
-  return {
-    pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-    test: mcnemar ? 'mcnemar' : null,
-    gained: binary ? gained : null,
-    lost: binary ? lost : null,
-    wins,
-    losses,
-    ties: counts.n - wins - losses
-  }
-}
-
-/** The change relative to the baseline's mean, null where that mean is 0 or not finite. */
-export function relativeDelta(baseline: number, delta: number): number | null {
-  return baseline === 0 || !Number.isFinite(baseline) ? null : delta / Math.abs(baseline)
-}
-
-/** A levels design's estimates with its weights and with the observed mix: all a comparison reads of it. */
-interface LevelEstimates {
-  target: Float64Array
-  observed: Float64Array
-}
-
-function levelEstimates(levels: Design): LevelEstimates {
-  const target = Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c))
-  // The observed mix differs from the target only with target weights (strata named by their value).
-  if (levels.strata.every((s) => s.value === null)) return { target, observed: target }
-  const shares = levels.strata.map((s) => s.observedShare)
-  return { target, observed: Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c, shares)) }
-}
-
-/** Both sides' levels of metric `col` (of `k`) under the observed mix (the levels design: [baselines..., candidates...]). */
-function observedLevels(levels: LevelEstimates, col: number, k: number): { baseline: number; candidate: number } {
-  return { baseline: levels.observed[col], candidate: levels.observed[k + col] }
-}
-
-/** The mix of a weighted comparison: the strata of column `col`'s design, and the comparison under the observed mix. */
-function mixOf(by: string, design: Design, col: number, levels: { baseline: number; candidate: number }): Mix {
-  const observed = design.strata.map((s) => s.observedShare)
-  return {
-    by,
-    strata: design.strata.map((s) => ({
-      value: s.value as string,
-      queries: s.queries,
-      observed: s.observedShare,
-      target: s.weight
-    })),
-    observed: { baseline: levels.baseline, candidate: levels.candidate, delta: estimate(design, col, observed) }
-  }
+  return notes
 }
 
 /**

@@ -39,8 +39,11 @@ export interface SliceAgreement {
   baseline: SideAgreement
   /** Null when one judge serves both sides (then `baseline` is that judge). */
   candidate: SideAgreement | null
-  /** Candidate kappa minus baseline kappa and its paired interval; null with one judge. */
-  drift: { delta: number | null; interval: [number, number] | null } | null
+  /**
+   * Candidate kappa minus baseline kappa, its paired interval, and the skewness of one item's jackknife
+   * pseudo-value (what the reliability rule's size rule reads, src/stats/reliability.ts); null with one judge.
+   */
+  drift: { delta: number | null; interval: [number, number] | null; unitSkew: number } | null
 }
 
 export interface AgreementOptions {
@@ -173,7 +176,31 @@ export function sliceAgreement(
     if (a !== null && b !== null) diffs.push(a - b)
   }
   if (delta !== null && diffs.length === m) interval = jackknifeT(delta, diffs, t)
-  return { slice, items: m, scorings, baseline: side(0), candidate: side(1), drift: { delta, interval } }
+  return {
+    slice,
+    items: m,
+    scorings,
+    baseline: side(0),
+    candidate: side(1),
+    drift: { delta, interval, unitSkew: -skewness(diffs) }
+  }
+}
+
+/** The sample skewness Σ(x − x̄)³/n / (Σ(x − x̄)²/n)^{3/2} (0 without spread); a pseudo-value's is minus its leave-one-out's. */
+function skewness(xs: readonly number[]): number {
+  const n = xs.length
+  if (n < 2) return 0
+  let mean = 0
+  for (const x of xs) mean += x
+  mean /= n
+  let m2 = 0
+  let m3 = 0
+  for (const x of xs) {
+    const d = x - mean
+    m2 += d * d
+    m3 += d * d * d
+  }
+  return m2 > 0 ? m3 / n / Math.pow(m2 / n, 1.5) : 0
 }
 
 /**

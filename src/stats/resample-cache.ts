@@ -1,5 +1,6 @@
-import { acceleration, bcaInterval, percentileInterval, type Interval } from './bca.js'
+import { bcaInterval, percentileInterval, type Interval } from './bca.js'
 import { estimate, type Design } from './design.js'
+import { acceleration, momentsOfDesign } from './moments.js'
 import { selectableResamples, type Resamples } from '../util/order-statistics.js'
 
 /**
@@ -63,7 +64,7 @@ export function columnIntervals(
 ): Interval[] {
   return resamples.map((r, c) =>
     method === 'bca'
-      ? bcaInterval(r, estimate(design, c), acceleration(design, c), confidence)
+      ? bcaInterval(r, estimate(design, c), acceleration(momentsOfDesign(design, c)), confidence)
       : { ci: percentileInterval(r, confidence), method: 'percentile' as const, note: null }
   )
 }

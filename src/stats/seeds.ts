@@ -10,7 +10,8 @@ import { createResampleCache, RESAMPLE_CACHE_BYTES } from './resample-cache.js'
 import type { Comparison, StatsEngine } from './compare.js'
 import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './seed-bootstrap.js'
 import { seedInterval } from './seed-interval.js'
-import type { Unreliable } from './interval-choice.js'
+import { hull } from './interval.js'
+import { seedsDeclared } from './law.js'
 import { filterKey } from './subsets.js'
 import { maxOf } from '../util/extent.js'
 
@@ -60,7 +61,7 @@ export function withSeeds(
   rules: Rules,
   seeds: SeedSides
 ): { stats: StatsEngine; summary: SeedsSummary } {
-  const twoLevel = isTwoLevel(seeds)
+  const twoLevel = seedsDeclared(rules.statistics)
   const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
   const all = engine.members([])
   const metrics = [...rules.metrics.keys()].map((metric) => {
@@ -94,6 +95,7 @@ export function withSeeds(
   const stats: StatsEngine = {
     members: (filters) => engine.members(filters),
     differences: (metric) => engine.differences(metric),
+    level: (metric, filters, confidence) => engine.level(metric, filters, confidence),
     seeds: count,
     compare(metric, filters, confidence = rules.statistics.confidence) {
       const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
@@ -124,14 +126,15 @@ export function withSeeds(
       notes.push(
         `two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`
       )
-      const ci = percentileInterval(dist, confidence)
-      const unreliable = seedUnreliable(c, ci)
+      // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included).
+      const drawn = percentileInterval(dist, confidence)
+      const ci = hull(drawn, c.ci)
       const out: Comparison = {
         ...c,
         ci,
+        ownCi: hull(drawn, c.ownCi),
         interval: 'percentile',
         intervalNote: null,
-        unreliable,
         pValue: null,
         test: null,
         gained: null,
@@ -170,13 +173,16 @@ function seedTComparison(
     )
   }
   notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed')
-  const unreliable = seedUnreliable(c, t.ci)
+  // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included):
+  // seeds can only add the training noise, never take away what the queries showed.
+  const ci = hull(t.ci, c.ci)
   return {
     ...c,
-    ci: t.ci,
+    ci,
+    ownCi: hull(t.ci, c.ownCi),
     interval: 'seeds-t',
+    widened: ci[0] !== t.ci[0] || ci[1] !== t.ci[1] ? 'student' : null,
     intervalNote: null,
-    unreliable,
     se: t.se,
     df: t.df,
     pValue: null,
@@ -187,19 +193,8 @@ function seedTComparison(
   }
 }
 
-/**
- * Why a seed interval cannot support a pass: too few queries or a one-unit set (as for the queries alone), or no
- * width. The averaged rows' own "no spread" does not carry over: seeds that differ give the interval its width.
- */
-function seedUnreliable(c: Comparison, ci: readonly [number, number]): Unreliable | null {
-  if (c.unreliable === 'few_queries' || c.unreliable === 'single_unit_stratum') return c.unreliable
-  return Number.isFinite(ci[0]) && !(ci[1] > ci[0]) ? 'no_spread' : null
-}
-
 const dfWords = (df: number): string =>
   `Satterthwaite's ${df >= 100 ? Math.round(df) : Math.round(df * 10) / 10} degrees of freedom`
-
-const isTwoLevel = (seeds: SeedSides): boolean => seeds.baseline.length > 1 || seeds.candidate.length > 1
 
 /**
  * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
@@ -207,8 +202,8 @@ const isTwoLevel = (seeds: SeedSides): boolean => seeds.baseline.length > 1 || s
  * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
  * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
  */
-export function seedRules(rules: Rules, seeds: SeedSides): Rules {
-  if (!isTwoLevel(seeds)) return rules
+export function seedRules(rules: Rules): Rules {
+  if (!seedsDeclared(rules.statistics)) return rules
   refuseUnmodelled(rules)
   return { ...rules, metrics: new Map([...rules.metrics].map(([name, m]) => [name, { ...m, binary: false }])) }
 }

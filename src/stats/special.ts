@@ -68,8 +68,8 @@ function betaContinuedFraction(x: number, a: number, b: number): number {
   return h
 }
 
-/** Regularized incomplete beta I_x(a, b). */
-function incompleteBeta(x: number, a: number, b: number): number {
+/** Regularized incomplete beta I_x(a, b) (scipy.special.betainc). */
+export function incompleteBeta(x: number, a: number, b: number): number {
   if (!(x >= 0 && x <= 1) || !(a > 0) || !(b > 0)) return Number.NaN
   if (x === 0 || x === 1) return x
   // ln of x^a (1−x)^b / B(a, b), with B(a, b) = Γ(a)Γ(b)/Γ(a+b): keep the large argument in lgammaRatio.
@@ -245,4 +245,24 @@ export function tQuantile(p: number, df: number): number {
     x = next
   }
   return x
+}
+
+/**
+ * The p quantile of the Beta(a, b) distribution (scipy.stats.beta.ppf): the x with I_x(a, b) = p, by bisection to
+ * the last bit of x (I is increasing in x), so the result depends on (p, a, b) alone. The ends of the
+ * Clopper–Pearson interval of a proportion (src/stats/level-interval.ts) are such quantiles.
+ */
+export function betaQuantile(p: number, a: number, b: number): number {
+  if (!(p >= 0 && p <= 1) || !(a > 0) || !(b > 0)) return Number.NaN
+  if (p === 0) return 0
+  if (p === 1) return 1
+  let lo = 0
+  let hi = 1
+  for (let i = 0; i < 1100; i++) {
+    const mid = lo + (hi - lo) / 2
+    if (mid <= lo || mid >= hi) break
+    if (incompleteBeta(mid, a, b) < p) lo = mid
+    else hi = mid
+  }
+  return lo + (hi - lo) / 2
 }

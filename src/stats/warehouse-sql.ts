@@ -11,7 +11,8 @@ import { HISTOGRAM_MAX_VALUES } from './resampling.js'
  * (src/readers/aggregates.ts). Per shard, subset (every family of src/config/subset-families.ts, every value of
  * its attribute), stratum (statistics.weights.by) and metric:
  *
- * - `sums`: queries, Σ d, Σ |d|, Σ baseline, Σ candidate, the centred Σ (d − mean)² and Σ (d − mean)³ (two passes),
+ * - `sums`: queries, Σ d, Σ |d|, Σ baseline, Σ candidate, the centred Σ (d − mean)² and Σ (d − mean)³ and the same
+ *   two of the candidate's values (two passes),
  *   wins and losses in the metric's direction, gained and lost (binary metrics), the queries past each
  *   max_regressions threshold;
  * - `poisson`: per pair of resamples (2j, 2j + 1), Σ w·d of each metric and Σ w, the weights w Poisson(1) from the
@@ -229,9 +230,12 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
         `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`
     )
   ]
+  // Centred moments of the differences and of the candidate's values (levels), about the cell's means (two passes).
   const moments = idx.flatMap((k) => [
     `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`,
-    `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`
+    `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`,
+    `SUM((e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k})) AS mc2_${k}`,
+    `SUM((e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k})) AS mc3_${k}`
   ])
   const weight = (u: string): string =>
     `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`
@@ -293,7 +297,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const pick = (k: string, prefix: string): string =>
     `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
   const statNames = [...METRIC_STATS]
-  const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost']
+  const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost', 'mc2_', 'mc3_']
   const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`
   const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${literal(name)}`).join(' ')} END`
   const withSums = options.histogramsOnly !== true
@@ -377,7 +381,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       'g',
       families.map((_, g) => g)
     )} AS f WHERE ${familyWhere})`,
-    `mean AS (SELECT g, v, s, ${idx.map((k) => `AVG(d${k}) AS mu${k}`).join(', ')} FROM e GROUP BY g, v, s)`,
+    `mean AS (SELECT g, v, s, ${idx.flatMap((k) => [`AVG(d${k}) AS mu${k}`, `AVG(c${k}) AS cu${k}`]).join(', ')} FROM e GROUP BY g, v, s)`,
     `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
     `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
     `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
@@ -412,7 +416,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       })
     ),
     `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
-    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
+    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|mc2_|mc3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
       'i',
       statNames.map((_, i) => i)
     )} AS st`,

@@ -1,0 +1,53 @@
+/**
+ * Issue 34 item 9: `init` from runs takes the queries file (its attributes become slices), never proposes a slice
+ * the runs cannot have, and writes per check the rule that actually decides (the fewest queries on which it can pass,
+ * docs/statistics.md "The reliability rule"), as `explain` states it. Fixtures: examples/trec (200 TREC queries,
+ * a queries file with segment and topic).
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readFileSync } from 'node:fs'
+import { cli, tempDir } from '../helpers.js'
+import path from 'node:path'
+
+const dir = tempDir('rg-init-support-')
+const RUNS = ['--baseline', 'examples/trec/baseline.run', '--candidate', 'examples/trec/candidate.run']
+
+describe('init from runs and judgments', () => {
+  it('takes the queries file: its attributes are the slices, and the rules name it as queries.file', async () => {
+    const out = path.join(dir, 'with-queries.yml')
+    const r = await cli([
+      'init',
+      ...RUNS,
+      '--qrels',
+      'examples/runs/qrels.txt',
+      '--queries',
+      'examples/trec/queries.jsonl',
+      '--out',
+      out
+    ])
+    expect(r.stderr).toBe('')
+    const text = readFileSync(out, 'utf8')
+    expect(text).toContain('slices: [segment, topic]')
+    expect(text).toContain('queries: { file: "examples/trec/queries.jsonl", missing: error, min_per_slice: 30 }')
+    const gate = await cli(['gate', '--rules', out, ...RUNS, '--format', 'json'])
+    expect(gate.stderr).toBe('')
+  })
+  it('without a queries file it says to give one, never "add slices: [segment]", which runs cannot have', async () => {
+    const out = path.join(dir, 'no-queries.yml')
+    await cli(['init', ...RUNS, '--qrels', 'examples/runs/qrels.txt', '--out', out])
+    const text = readFileSync(out, 'utf8')
+    expect(text).not.toContain('slices: [segment]')
+    expect(text).toContain('run init again with --queries FILE')
+  })
+  it('writes the margin 200 queries can support and the fewest queries each check can pass on; explain says the same', async () => {
+    const out = path.join(dir, 'support.yml')
+    await cli(['init', ...RUNS, '--qrels', 'examples/runs/qrels.txt', '--out', out])
+    const text = readFileSync(out, 'utf8')
+    // python: 1 - 0.025 ** (1/200) = 0.01827: 200 queries support 2 points, not 1 (which needs 368).
+    expect(text).toContain('non_inferior: { margin: 0.02 }')
+    expect(text).toContain('It can pass from 183 queries on (you have 200)')
+    expect(text).toContain('a margin of 0.01 would need 368')
+    const explain = await cli(['explain', '--rules', out])
+    expect(explain.stdout).toContain('Can pass only from 183 queries, even if nothing changed')
+  })
+})
