@@ -116,7 +116,12 @@ afterAll(async () => {
   await fake.stop()
   process.env = saved
 })
+/** main's history: the commits the push runs name ('0' x 40 .. '9' x 40, as run(id) gives them), '9' x 40 its tip. */
+const MAIN_HISTORY = Array.from({ length: 10 }, (_, d) => String(d).repeat(40))
+
 beforeEach(() => {
+  fake.parents.clear()
+  fake.branch('main', MAIN_HISTORY)
   fake.comments.clear()
   fake.statuses = []
   fake.pullCommits.clear()
@@ -212,7 +217,7 @@ describe('holdout looks across the runs of one PR', () => {
 
   it('with a release named, looks are also counted on the release commit, across PRs', async () => {
     const TAG = 'e'.repeat(40)
-    fake.commits.set('v1.4', { sha: TAG, date: '2025-05-01T12:00:00Z' })
+    fake.tag('v1.4', TAG, { date: '2025-05-01T12:00:00Z' })
     for (let i = 0; i < 3; i++)
       fake.statuses.push({
         sha: TAG,

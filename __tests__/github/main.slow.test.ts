@@ -98,6 +98,8 @@ afterAll(async () => {
 beforeEach(async () => {
   fake.comments.clear()
   fake.files.clear()
+  fake.parents.clear()
+  fake.branch('main', [BASE]) // the base branch: its tip is the PR's base commit
   fake.faults = []
   fake.log = []
   fake.statuses = []

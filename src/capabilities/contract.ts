@@ -69,8 +69,8 @@ export interface ExamArtifactSpec {
   artifact: string
   workflow?: string
   file?: string
-  /** The branch or tag whose push runs may hold it (undefined: the default branch). */
-  branch?: string
+  /** The branch or tag whose push runs may hold it, as the rules write it (undefined: the default branch). */
+  ref?: string
   key: string
 }
 

@@ -54,7 +54,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
           artifact: r.artifact.name,
           workflow: r.artifact.workflow,
           file: r.artifact.file,
-          branch: r.artifact.ref,
+          ref: r.artifact.ref,
           key: 'reference.artifact'
         },
     {

@@ -39,7 +39,7 @@ export const REFERENCE_RULES_PROPERTIES = {
         minLength: 1,
         maxLength: 255,
         description:
-          'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
+          'Tag, branch or commit the action reads path at (default: the base commit): refs/tags/NAME, refs/heads/NAME, a full commit sha, or a bare name that is either a tag or a branch (a name that is both is refused: write the full ref). The CLI reads --reference, or path in the working directory when no ref is given.'
       },
       looks: {
         type: 'integer',
@@ -73,7 +73,7 @@ export const REFERENCE_RULES_PROPERTIES = {
             minLength: 1,
             maxLength: 255,
             description:
-              'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.'
+              "The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag): refs/tags/NAME, refs/heads/NAME, or a bare name that is either (both: refused). A run counts only if its commit is the tag's, or on the branch's history; default: the default branch."
           },
           file: {
             type: 'string',

@@ -78,7 +78,7 @@ export const TRUST_RULES_PROPERTIES = {
             minLength: 1,
             maxLength: 255,
             description:
-              'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.'
+              'The tag (refs/tags/NAME, or a bare name that is a tag and not a branch) or full commit sha of the last release: the per-release looks are kept on its commit, which does not move. Required with max_per_release.'
           }
         }
       }

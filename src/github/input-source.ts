@@ -16,7 +16,8 @@ import { examAtBase } from './exam-files.js'
 import { fetchHistory, historyLooks } from './history.js'
 import { readAndRecordBudgetLook, readAndRecordLooks } from './look-ledger.js'
 import type { GitHubClient } from './octokit.js'
-import { readAtRef, resolveCommit, trustedArtifact } from './reference.js'
+import { readAtRef, trustedArtifact } from './reference.js'
+import { resolveRef, type ResolvedRef } from './refs.js'
 import { reportArtifactName } from './report-artifact.js'
 
 /** What the action's input source needs to know about the run. */
@@ -49,9 +50,11 @@ export interface ActionSourceProvenance {
 /**
  * The action's input source: the one place that decides where an exam input comes from.
  * - An exam file: with rules-from base in a pull request, the PR's base commit (contents API; the PR cannot edit
- *   its own exam); at `ref`, that tag or commit; otherwise (push runs, rules-from workspace) the checked-out file.
+ *   its own exam); at `ref`, that tag, branch or commit (resolved by its full name, src/github/refs.ts); otherwise
+ *   (push runs, rules-from workspace) the checked-out file.
  * - An exam artifact: the latest successful push run on the default branch (or the ref the rules name) of this
- *   repository, never a run a pull request or another branch could make.
+ *   repository whose commit is on that ref, never a run a pull request, another branch or a same-named ref could
+ *   make.
  * - Records: the look ledger (commit statuses, src/github/look-ledger.ts) and the default branch's history.
  * - Given files: the action's inputs, from the workspace.
  */
@@ -82,20 +85,25 @@ export function actionInputSource(
     async examFile(spec: ExamFileSpec): Promise<FetchedFile> {
       const path = spec.path as string
       if (spec.ref !== undefined || spec.dated === true) {
-        const ref = spec.ref ?? pr?.baseSha ?? ctx.sha
+        const c = needClient(spec.key, spec.name)
+        const key = `${spec.key.split('.')[0]}.ref`
+        const where = { file: options.rulesFile, key }
+        const base = pr?.baseSha ?? ctx.sha
+        // without a ref: the base commit as it is (already a commit, not a name to resolve)
+        const ref: ResolvedRef =
+          spec.ref === undefined
+            ? { kind: 'commit', name: base, full: base, sha: base }
+            : await resolveRef(c, ctx, { ref: spec.ref, where, accept: ['branch', 'tag', 'commit'] })
         const at = {
           path,
           ref,
-          shown: spec.ref ?? 'the base commit',
-          key: `${spec.key.split('.')[0]}.ref`,
+          written: spec.ref ?? base,
+          ...(spec.ref === undefined ? { shown: 'the base commit' } : {}),
+          key,
           rulesFile: options.rulesFile,
           label: labelOf(spec)
         }
-        const got = await readAtRef(needClient(spec.key, spec.name), ctx, pr, {
-          ...at,
-          tmpRoot: options.tmpRoot,
-          now: options.now
-        })
+        const got = await readAtRef(c, ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
         fetched.set(spec.name, got.provenance)
         return got.file
       }
@@ -103,7 +111,14 @@ export function actionInputSource(
       return localFile(path)
     },
     async examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
-      const branch = spec.branch ?? ctx.defaultBranch ?? pr?.baseRef ?? 'main'
+      const c = needClient(spec.key, spec.name)
+      const where = { file: options.rulesFile, key: `${spec.key}.ref` }
+      // the rules' ref (a bare name: the branch or the tag of that name, refused when both exist), else the default branch
+      const ref = await resolveRef(c, ctx, {
+        ref: spec.ref ?? `refs/heads/${ctx.defaultBranch ?? pr?.baseRef ?? 'main'}`,
+        where,
+        accept: ['branch', 'tag']
+      })
       const from = {
         artifact: spec.artifact,
         workflow: spec.workflow,
@@ -111,12 +126,12 @@ export function actionInputSource(
         key: spec.key,
         rulesFile: options.rulesFile
       }
-      const got = await trustedArtifact(needClient(spec.key, spec.name), ctx, pr, {
+      const got = await trustedArtifact(c, ctx, pr, {
         ...from,
         tmpRoot: options.tmpRoot,
         now: options.now,
         download: options.download,
-        branch
+        ref
       })
       fetched.set(spec.name, got.provenance)
       return got.file
@@ -168,9 +183,10 @@ async function looks(
   let releaseCommit: string | undefined
   if (d.holdoutRelease !== undefined && options.client !== undefined && options.pr !== undefined) {
     releaseCommit = (
-      await resolveCommit(options.client, options.ctx, d.holdoutRelease, {
-        file: options.rulesFile,
-        key: 'dataset.holdout_looks.release'
+      await resolveRef(options.client, options.ctx, {
+        ref: d.holdoutRelease,
+        where: { file: options.rulesFile, key: 'dataset.holdout_looks.release' },
+        accept: ['tag', 'commit']
       })
     ).sha
   }
