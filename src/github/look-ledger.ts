@@ -1,5 +1,6 @@
 import type { PriorLooks } from '../decide/holdout.js'
 import type { GateContext, PullRequestRef } from './context.js'
+import { listRecords, looksIn, placeOf, runMark, writeRecord, type ListedStatus } from './ledger.js'
 import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
 
 /**
@@ -14,15 +15,14 @@ import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
  *   old commits behind: the per-release count, kept on one commit, is the one no rewrite escapes.
  * - This release's looks (dataset.holdout_looks.release): the statuses on the release commit.
  *
- * Fail closed: when the ledger cannot be read, or this run's look cannot be written (a read-only token, as fork
- * PRs have; no `statuses: write`), the count is unknown, never 0, and the checks on holdout queries are
- * inconclusive with that reason.
+ * Record, then count (src/github/ledger.ts): this run's look is written first and then every look is listed, its
+ * own included, so runs that start together see each other. Fail closed: when the ledger cannot be read, or this
+ * run's look cannot be written (a read-only token, as fork PRs have; no `statuses: write`) or is not in the
+ * listing, the count is unknown, never 0, and the checks on holdout queries are inconclusive with that reason.
  */
 
 /** Most commits of a PR the API lists (GET /pulls/{n}/commits stops at 250). */
 const MAX_PR_COMMITS = 250
-/** GitHub keeps at most 1,000 statuses per commit and context: past that a look could not be recorded. */
-const MAX_STATUSES_PER_CONTEXT = 1000
 
 export function lookContext(commentName: string): string {
   return commentName === 'default' ? 'retrieval-gate holdout look' : `retrieval-gate holdout look / ${commentName}`
@@ -40,8 +40,8 @@ export interface LedgerOptions {
 }
 
 /**
- * Counts the looks before this run and, when this run grades the holdout, records its look. Returns the prior
- * counts with `unknown` set (and a warning) when either step failed. Never throws.
+ * Records this run's look (when it grades the holdout) and counts the looks before it, this PR's and the
+ * release's. Returns the prior counts with `unknown` set (and a warning) when a step failed. Never throws.
  */
 export async function readAndRecordLooks(
   client: GitHubClient | undefined,
@@ -51,8 +51,26 @@ export async function readAndRecordLooks(
 ): Promise<{ prior: PriorLooks; release: number | null; warning?: string }> {
   if (pr === undefined) return { prior: { thisPr: null }, release: null }
   if (client === undefined) return unknown('no github-token was given, so the looks cannot be counted')
-  let step = "listing the PR's commits"
+  const context = lookContext(options.commentName)
+  const release = options.releaseCommit
+  const mark = runMark(ctx)
+  let step = `recording this look on ${pr.runHeadSha.slice(0, 12)}`
   try {
+    let own: { head: number; release?: number } | undefined
+    if (options.grades) {
+      const description = `${mark}: a look at the holdout in PR #${pr.number}`
+      own = { head: await writeRecord(client, ctx, { sha: pr.runHeadSha, context, description, url: options.runUrl }) }
+      if (release !== undefined) {
+        step = `recording this look on the release commit ${release.slice(0, 12)}`
+        own.release = await writeRecord(client, ctx, {
+          sha: release,
+          context: releaseContext(options.commentName),
+          description: `${mark}: a look at the holdout (PR #${pr.number})`,
+          url: options.runUrl
+        })
+      }
+    }
+    step = "listing the PR's commits"
     const commits = (await client.paginate(client.rest.pulls.listCommits, {
       owner: ctx.owner,
       repo: ctx.repo,
@@ -63,54 +81,42 @@ export async function readAndRecordLooks(
       return unknown(
         `the PR has ${MAX_PR_COMMITS} or more commits, more than the API lists, so its looks cannot all be counted`
       )
-    const shas = [...new Set([...commits.map((c) => c.sha), pr.runHeadSha])]
-    const context = lookContext(options.commentName)
-    let thisPr = 0
-    for (const sha of shas) {
+    const prStatuses: ListedStatus[] = []
+    for (const sha of new Set([...commits.map((c) => c.sha), pr.runHeadSha])) {
       step = `listing the statuses of ${sha.slice(0, 12)}`
-      thisPr += await countStatuses(client, ctx, sha, context)
+      prStatuses.push(...(await listRecords(client, ctx, sha)))
     }
-    let release: number | null = null
-    if (options.releaseCommit !== undefined) {
-      step = `listing the statuses of the release commit ${options.releaseCommit.slice(0, 12)}`
-      release = await countStatuses(client, ctx, options.releaseCommit, releaseContext(options.commentName))
+    const isLook = (c: string): boolean => c === context
+    const thisPr = own === undefined ? looksIn(prStatuses, isLook) : placeOf(prStatuses, isLook, { id: own.head, mark })
+    let releaseLooks: number | undefined
+    if (release !== undefined) {
+      step = `listing the statuses of the release commit ${release.slice(0, 12)}`
+      const statuses = await listRecords(client, ctx, release)
+      const isRelease = (c: string): boolean => c === releaseContext(options.commentName)
+      releaseLooks =
+        own?.release === undefined
+          ? looksIn(statuses, isRelease)
+          : placeOf(statuses, isRelease, { id: own.release, mark })
     }
-    if (options.grades) {
-      if (thisPr + 1 >= MAX_STATUSES_PER_CONTEXT || (release ?? 0) + 1 >= MAX_STATUSES_PER_CONTEXT)
-        return unknown(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
-      step = `recording this look on ${pr.runHeadSha.slice(0, 12)}`
-      await record(client, ctx, {
-        sha: pr.runHeadSha,
-        context,
-        description: `look ${thisPr + 1} at the holdout in PR #${pr.number}`,
-        url: options.runUrl
-      })
-      if (options.releaseCommit !== undefined) {
-        step = `recording this look on the release commit ${options.releaseCommit.slice(0, 12)}`
-        const description = `look ${(release ?? 0) + 1} at the holdout (PR #${pr.number})`
-        await record(client, ctx, {
-          sha: options.releaseCommit,
-          context: releaseContext(options.commentName),
-          description,
-          url: options.runUrl
-        })
-      }
+    if (thisPr === undefined || (release !== undefined && releaseLooks === undefined))
+      return unknown("this run's look was recorded but is not in the ledger's listing")
+    // the counts before this run: its own look is the one the decision adds
+    const before = (n: number): number => (own === undefined ? n : n - 1)
+    return {
+      prior: { thisPr: before(thisPr) },
+      release: releaseLooks === undefined ? null : before(releaseLooks)
     }
-    return { prior: { thisPr }, release }
   } catch (error) {
-    const permission =
-      statusOf(error) === 403 || statusOf(error) === 404
-        ? " (the workflow needs permissions: statuses: write; a fork PR's token is read-only: use the two-workflow pattern of docs/github.md)"
-        : ''
-    return unknown(`${describeApiError(error, step)}${permission}`)
+    return unknown(`${describeApiError(error, step)}${permissionHint(error, true)}`)
   }
 }
 
 /**
  * The looks at a regression budget over a release (rules `reference.looks`): one commit status (context
  * `retrieval-gate budget look[ / NAME]`) per PR run on the reference's commit, which every PR of the release
- * shares. Counts the looks before this run, records this one, and returns this run's look (1 = the first). Outside
- * a pull request this run is the one look; a ledger that cannot be read or written gives null with the reason.
+ * shares. Records this run's look, then counts every look there, and returns this run's place (1 = the first).
+ * Outside a pull request this run is the one look; a ledger that cannot be written or read gives null with the
+ * reason.
  */
 export async function readAndRecordBudgetLook(
   client: GitHubClient | undefined,
@@ -130,24 +136,29 @@ export async function readAndRecordBudgetLook(
     options.commentName === 'default'
       ? 'retrieval-gate budget look'
       : `retrieval-gate budget look / ${options.commentName}`
-  let step = `listing the statuses of the reference commit ${options.commit.slice(0, 12)}`
+  const commit = options.commit
+  const mark = runMark(ctx)
+  let step = `recording this look on the reference commit ${commit.slice(0, 12)}`
   try {
-    const prior = await countStatuses(client, ctx, options.commit, context)
-    if (prior + 1 >= MAX_STATUSES_PER_CONTEXT)
-      return fail(`the ledger is full (GitHub keeps ${MAX_STATUSES_PER_CONTEXT} statuses per commit and context)`)
-    step = `recording this look on the reference commit ${options.commit.slice(0, 12)}`
-    await record(client, ctx, {
-      sha: options.commit,
-      context,
-      description: `look ${prior + 1} at the budget (PR #${pr.number})`,
-      url: options.runUrl
-    })
-    return { thisLook: prior + 1, unknown: null }
+    const description = `${mark}: a look at the budget (PR #${pr.number})`
+    const id = await writeRecord(client, ctx, { sha: commit, context, description, url: options.runUrl })
+    step = `listing the statuses of the reference commit ${commit.slice(0, 12)}`
+    const place = placeOf(await listRecords(client, ctx, commit), (c) => c === context, { id, mark })
+    if (place === undefined) return fail("this run's look was recorded but is not in the ledger's listing")
+    return { thisLook: place, unknown: null }
   } catch (error) {
-    const permission =
-      statusOf(error) === 403 || statusOf(error) === 404 ? ' (the workflow needs permissions: statuses: write)' : ''
-    return fail(`${describeApiError(error, step)}${permission}`)
+    return fail(`${describeApiError(error, step)}${permissionHint(error, false)}`)
   }
+}
+
+/** What to grant when the ledger refused (403/404), and what a full one means (422). */
+function permissionHint(error: unknown, fork: boolean): string {
+  const status = statusOf(error)
+  if (status === 403 || status === 404)
+    return fork
+      ? " (the workflow needs permissions: statuses: write; a fork PR's token is read-only: use the two-workflow pattern of docs/github.md)"
+      : ' (the workflow needs permissions: statuses: write)'
+  return status === 422 ? ' (GitHub keeps at most 1,000 statuses per commit and context: this ledger is full)' : ''
 }
 
 function unknown(reason: string): { prior: PriorLooks; release: null; warning: string } {
@@ -156,38 +167,4 @@ function unknown(reason: string): { prior: PriorLooks; release: null; warning: s
     release: null,
     warning: `retrieval-gate: the holdout looks could not be counted: ${reason}; the checks on holdout queries are inconclusive`
   }
-}
-
-async function countStatuses(client: GitHubClient, ctx: GateContext, sha: string, context: string): Promise<number> {
-  const statuses = (await client.paginate(client.rest.repos.listCommitStatusesForRef, {
-    owner: ctx.owner,
-    repo: ctx.repo,
-    ref: sha,
-    per_page: 100
-  })) as Array<{ context: string }>
-  let n = 0
-  for (const s of statuses) if (s.context === context) n++
-  return n
-}
-
-/** One look as a ledger writes it: a success status on a commit (the PR's head, a release's or reference's), in the ledger's context. */
-interface LookStatus {
-  sha: string
-  context: string
-  description: string
-  /** This run's page, when known. */
-  url: string | undefined
-}
-
-async function record(client: GitHubClient, ctx: GateContext, look: LookStatus): Promise<void> {
-  const { sha, context, description, url } = look
-  await client.rest.repos.createCommitStatus({
-    owner: ctx.owner,
-    repo: ctx.repo,
-    sha,
-    state: 'success',
-    context,
-    description,
-    ...(url ? { target_url: url } : {})
-  })
 }
