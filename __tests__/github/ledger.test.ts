@@ -13,13 +13,24 @@ import { actionInputSource } from '../../src/github/input-source.js'
 import { createClient } from '../../src/github/octokit.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { looksIn, placeOf, type ListedStatus } from '../../src/github/ledger.js'
+import { referenceCapability } from '../../src/capabilities/reference.js'
+import type { ExamFileSpec, ExamRecordSpec } from '../../src/capabilities/contract.js'
+import type { ReferenceRules } from '../../src/config/types.js'
 
 const BASE = 'c'.repeat(40)
 const HEAD = 'a'.repeat(40)
 const TAG = 'e'.repeat(40) // the commit of the release tag v1.4
 const REF_PATH = 'eval/release/rows.jsonl'
 let fake: FakeGitHub
-const pr: PullRequestRef = { number: 7, runHeadSha: HEAD, baseSha: BASE, baseRef: 'main', isFork: false }
+const pr: PullRequestRef = {
+  number: 7,
+  runHeadSha: HEAD,
+  baseSha: BASE,
+  baseRef: 'main',
+  headRepo: 'acme/search',
+  headRef: 'feature',
+  isFork: false
+}
 
 const HOLDOUT_RULES = `version: 1
 dataset: { file: eval/dataset.jsonl, split: holdout, holdout_looks: { max_per_release: 1, release: v1.4 } }
@@ -42,7 +53,7 @@ checks:
 `
 
 /** One gate run's input source: its own client (writes are not spaced across runs) and its own run id. */
-function runSource(runId: number) {
+function runSource(runId: number, thePr: PullRequestRef = pr) {
   const ctx: GateContext = {
     eventName: 'pull_request',
     owner: 'acme',
@@ -58,7 +69,7 @@ function runSource(runId: number) {
   return actionInputSource({
     client: createClient('t', { baseUrl: fake.url, throttleId: `ledger-${runId}-${Math.random()}` }),
     ctx,
-    pr,
+    pr: thePr,
     rulesFrom: 'base',
     rulesFile: 'gate.yml',
     given: () => [],
@@ -108,16 +119,12 @@ describe('two gate runs at the ledger at once', () => {
 
   it('budget looks: the two runs are look 1 and look 2 of reference.looks 1, not both look 1', async () => {
     const rules = loadRules(BUDGET_RULES, 'gate.yml')
-    const rows = {
-      role: 'exam',
-      kind: 'file',
-      name: 'reference rows',
-      path: REF_PATH,
-      ref: 'v1.4',
-      dated: true,
-      key: 'reference.path'
-    } as const
-    const spec = { role: 'exam', kind: 'record', name: 'budget-looks', key: 'reference.looks' } as const
+    // the reference's inputs as the capability declares them: its rows at v1.4, then its looks
+    const [rows, , spec] = referenceCapability.inputs(rules.reference as ReferenceRules, rules) as [
+      ExamFileSpec,
+      unknown,
+      ExamRecordSpec & { name: 'budget-looks' }
+    ]
     const a = runSource(901)
     const b = runSource(902)
     await Promise.all([a.examFile(rows), b.examFile(rows)])
@@ -125,6 +132,82 @@ describe('two gate runs at the ledger at once', () => {
     const looks = await Promise.all([a.record(spec, rules), b.record(spec, rules)])
     expect(looks.map((l) => l.unknown)).toEqual([null, null])
     expect(looks.map((l) => l.thisLook).sort()).toEqual([1, 2])
+  })
+})
+
+// Issue 33, item 3: a ledger on a commit that moves restarts its count. The PR's commits move with a force-push, its
+// base commit with every merge; the release's tag stays where it is.
+describe('a ledger is kept on a commit that does not move', () => {
+  const HOLDOUT = HOLDOUT_RULES.replace(
+    'holdout_looks: { max_per_release: 1, release: v1.4 }',
+    'holdout_looks: { max_per_pr: 2, max_per_release: 20, release: v1.4 }'
+  )
+  const spec = { role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' } as const
+
+  it("a force-push does not restart the PR's holdout looks, nor does its branch reopened as a new PR", async () => {
+    const rules = loadRules(HOLDOUT, 'gate.yml')
+    expect((await runSource(901).record(spec, rules)).thisPr).toBe(0)
+    expect((await runSource(902).record(spec, rules)).thisPr).toBe(1)
+    // the author force-pushes: the PR's commits are now only NEW, on which nothing was ever recorded
+    const NEW = 'b'.repeat(40)
+    fake.pulls.set(7, {
+      number: 7,
+      head: { sha: NEW, ref: 'feature', repo: { full_name: 'acme/search' } },
+      base: { sha: BASE, ref: 'main' }
+    })
+    fake.pullCommits.set(7, [NEW])
+    const forced = await runSource(903, { ...pr, runHeadSha: NEW }).record(spec, rules)
+    expect(forced.thisPr).toBe(2) // two looks before: with max_per_pr 2, this third one is over the cap
+    // the same branch reopened as PR 8
+    fake.pulls.set(8, { ...(fake.pulls.get(7) as NonNullable<ReturnType<typeof fake.pulls.get>>), number: 8 })
+    fake.pullCommits.set(8, [NEW])
+    const reopened = await runSource(904, { ...pr, number: 8, runHeadSha: NEW }).record(spec, rules)
+    expect([reopened.thisPr, reopened.release]).toEqual([3, 3])
+    fake.pullCommits.clear()
+  })
+
+  it('another branch has its own per-PR count; the release counts every look', async () => {
+    const rules = loadRules(HOLDOUT, 'gate.yml')
+    await runSource(901).record(spec, rules)
+    const other = await runSource(902, { ...pr, number: 9, headRef: 'other', runHeadSha: 'd'.repeat(40) }).record(
+      spec,
+      rules
+    )
+    expect([other.thisPr, other.release]).toEqual([0, 1])
+  })
+
+  it('a holdout cap without a release to keep the looks on is refused, and a release that is a branch', () => {
+    for (const looks of ['{ max_per_pr: 5 }', '{ max_per_release: 20 }'])
+      expect(() =>
+        loadRules(HOLDOUT_RULES.replace('{ max_per_release: 1, release: v1.4 }', looks), 'gate.yml')
+      ).toThrow('gate.yml:2 (dataset.holdout_looks): caps the looks at the holdout, but names no release')
+    expect(() => loadRules(HOLDOUT_RULES.replace('release: v1.4', 'release: refs/heads/release'), 'gate.yml')).toThrow(
+      '(dataset.holdout_looks.release): is a branch, whose commit moves with every push'
+    )
+  })
+
+  it('reference.looks on a reference without a fixed commit is refused naming reference.looks or reference.ref', () => {
+    const without = (reference: string): string =>
+      BUDGET_RULES.replace(`{ name: v1.4, path: ${REF_PATH}, ref: v1.4, looks: 1 }`, reference)
+    expect(() => loadRules(without(`{ path: ${REF_PATH}, looks: 4 }`), 'gate.yml')).toThrow(
+      "gate.yml:4 (reference.looks): counts looks on the reference's commit, but reference.path has no ref: it is read at each PR's base commit, which moves with every merge"
+    )
+    expect(() => loadRules(without('{ artifact: { name: release-rows }, looks: 4 }'), 'gate.yml')).toThrow(
+      "(reference.looks): counts looks on the reference's commit, but reference.artifact has no ref"
+    )
+    expect(() => loadRules(without(`{ path: ${REF_PATH}, ref: refs/heads/release, looks: 4 }`), 'gate.yml')).toThrow(
+      '(reference.ref): is a branch, whose commit moves with every push'
+    )
+  })
+
+  it('a bare reference.ref that is a branch is refused when resolved, naming reference.looks', async () => {
+    fake.branch('release', [TAG])
+    const rules = loadRules(BUDGET_RULES.replace('ref: v1.4', 'ref: release'), 'gate.yml')
+    const [rows] = referenceCapability.inputs(rules.reference as ReferenceRules, rules) as [ExamFileSpec]
+    await expect(runSource(901).examFile(rows)).rejects.toThrow(
+      'gate.yml (reference.looks): counts looks on the reference\'s commit, but reference.ref "release" is refs/heads/release, a branch, whose commit moves with every push: the count would restart'
+    )
+    fake.branches.clear()
   })
 })
 
