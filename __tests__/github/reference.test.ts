@@ -386,6 +386,29 @@ describe('the reference read by the action', () => {
     )
   })
 
+  // Issue 33, item 7: the refusal named the baseline's input, which has nothing to do with the reference.
+  it('an artifact holding several files asks for reference.artifact.file, not baseline', async () => {
+    fake.runs = [run(700, 'main', 'push')]
+    const data = Buffer.from(rows(release))
+    fake.artifacts = [
+      {
+        ...artifactOf(41, 700, release),
+        zip: makeZip([
+          { name: 'rows.jsonl', data },
+          { name: 'old-rows.jsonl', data }
+        ])
+      }
+    ]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    const log = stdout.join('')
+    expect(log).toContain(
+      "holds 2 files (rows.jsonl, old-rows.jsonl), so reference.artifact.file must name the one to use. set reference.artifact.file to the file's path inside the artifact"
+    )
+    expect(log).not.toContain('set baseline')
+  })
+
   // Issue 33, item 1: a name is not a ref. GitHub puts a tag's name in a run's head_branch as it puts a branch's, so a
   // contributor who may push a branch or a tag (not main) could name one like the release tag or the default branch
   // and have its push run's artifact taken as the trusted side.

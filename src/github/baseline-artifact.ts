@@ -45,6 +45,8 @@ export interface BaselineArtifactOptions {
    * reference's tag), resolved: a run counts only if its commit is the tag's or on the branch's history.
    */
   ref: ResolvedRef
+  /** The key that names the file inside the artifact, for the refusal when it holds several (default `baseline`). */
+  fileKey?: string
   /**
    * Runs that are the pull request's own, never searched: its head commit, and pushes to its head branch in
    * this repository (a push to a PR branch runs that branch's workflow files, which may upload anything).
@@ -325,6 +327,7 @@ async function extractOne(
   try {
     const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: ARTIFACT_MAX_ENTRIES })
     const wanted = options.fileInArtifact.replace(/^\.\//, '')
+    const fileKey = options.fileKey ?? 'baseline'
     if (wanted) checkName(wanted)
     const chosen = wanted ? files.find((f) => f.name === wanted) : files.length === 1 ? files[0] : undefined
     if (!chosen) {
@@ -337,8 +340,8 @@ async function extractOne(
         { file: label },
         wanted
           ? `holds no file ${quote(wanted)} (it holds: ${list || 'nothing'})`
-          : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
-        "set baseline to the file's path inside the artifact"
+          : `holds ${files.length} files (${list || 'none'}), so ${fileKey} must name the one to use`,
+        `set ${fileKey} to the file's path inside the artifact`
       )
     }
     const outDir = await mkdtemp(path.join(options.tmpDir, 'baseline-'))

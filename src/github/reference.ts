@@ -141,6 +141,7 @@ export async function trustedArtifact(
     fileInArtifact: request.file ?? '',
     workflow: request.workflow,
     ref: request.ref,
+    fileKey: `${request.key}.file`,
     events: ['push'],
     label: `${request.key} “${request.artifact}”`,
     where: { file: request.rulesFile, key: request.key },
