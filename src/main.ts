@@ -78,7 +78,11 @@ export async function run(
       ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) })
       : undefined
     const pr = await findPullRequest(client, ctx, inputs, warn)
-    statusRoute = { client, ctx, pr, mode: inputs.commitStatus, commentName: inputs.commentName }
+    // the commit status may come from another identity (status-token: a GitHub App that branch protection pins)
+    const statusClient = inputs.statusToken
+      ? createClient(inputs.statusToken, { baseUrl: ctx.apiUrl, log: (m) => log.info(m), throttleId: 'status' })
+      : client
+    statusRoute = { client: statusClient, ctx, pr, mode: inputs.commitStatus, commentName: inputs.commentName }
 
     const rulesText = await readRulesText(client, ctx, pr, {
       file: inputs.rules,
