@@ -17,6 +17,7 @@ import { readInputs, readStatusInputs, type ActionInputs } from './github/inputs
 import { NO_VERDICT, noVerdictSummary } from './github/no-verdict.js'
 import { createClient, describeApiError, type GitHubClient } from './github/octokit.js'
 import { resolvePullRequest } from './github/pull-request.js'
+import { resolveRef } from './github/refs.js'
 import { readLocalRules } from './github/local-rules.js'
 import { artifactClientUploader, reportArtifactName, uploadReportArtifact } from './github/report-artifact.js'
 import { readRulesText } from './github/rules-source.js'
@@ -76,7 +77,11 @@ export async function run(
       ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) })
       : undefined
     const pr = await findPullRequest(client, ctx, inputs, warn)
-    statusRoute = { client, ctx, pr, mode: inputs.commitStatus, commentName: inputs.commentName }
+    // the commit status may come from another identity (status-token: a GitHub App that branch protection pins)
+    const statusClient = inputs.statusToken
+      ? createClient(inputs.statusToken, { baseUrl: ctx.apiUrl, log: (m) => log.info(m), throttleId: 'status' })
+      : client
+    statusRoute = { client: statusClient, ctx, pr, mode: inputs.commitStatus, commentName: inputs.commentName }
 
     const rulesText = await readRulesText(client, ctx, pr, {
       file: inputs.rules,
@@ -291,12 +296,18 @@ async function resolveBaseline(
       'needs github-token to find and download the artifact',
       'pass github-token with actions: read'
     )
+  // a branch by its full name (a tag named like it is not it): the PR's base branch, else the input, else the default
   const branch = pr?.baseRef || inputs.baselineBranch || ctx.defaultBranch || 'main'
+  const ref = await resolveRef(client, ctx, {
+    ref: branch.startsWith('refs/') ? branch : `refs/heads/${branch}`,
+    where: { key: pr?.baseRef ? 'input baseline-artifact' : 'input baseline-branch' },
+    accept: ['branch']
+  })
   const tmpRoot = await mkdtemp(path.join(env.RUNNER_TEMP || os.tmpdir(), 'retrieval-gate-'))
   const fetched = await fetchBaselineArtifact(client, ctx, pr, {
     name: inputs.baselineArtifact,
     fileInArtifact: inputs.baseline,
-    branch,
+    ref,
     workflow: inputs.baselineWorkflow || undefined,
     maxAgeSeconds: inputs.baselineMaxAgeSeconds,
     tmpDir: tmpRoot,

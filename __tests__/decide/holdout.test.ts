@@ -80,7 +80,8 @@ describe('holdout looks are counted', () => {
 })
 
 describe('dataset.holdout_looks.max_per_pr caps the looks per PR', () => {
-  const capped = rulesWith(', holdout_looks: { max_per_pr: 2 }')
+  // the looks are kept on the release's commit (v1.4 here; the decision takes them as given)
+  const capped = rulesWith(', holdout_looks: { max_per_pr: 2, release: v1.4 }')
 
   it('at the cap the check passes as before', async () => {
     const { json } = await gate(capped, { thisPr: 1 })
@@ -116,7 +117,9 @@ describe('dataset.holdout_looks.max_per_pr caps the looks per PR', () => {
   })
 
   it('a cap with split: dev is refused (it could never apply)', async () => {
-    const e = await refusal(() => loadRules(rulesWith(', holdout_looks: { max_per_pr: 2 }', 'dev'), 'rules.yml'))
+    const e = await refusal(() =>
+      loadRules(rulesWith(', holdout_looks: { max_per_pr: 2, release: v1.4 }', 'dev'), 'rules.yml')
+    )
     expect(e.message).toContain('holdout_looks')
     expect(e.message).toContain('split: dev never grades the holdout')
   })

@@ -140,7 +140,7 @@ describe('item 5: one unit, one way to count it', () => {
   it('a holdout cap on a unit with too few queries keeps the reason that counts worse (on_too_few: fail)', async () => {
     const text = readFileSync(`${D}/rules.yml`, 'utf8')
       .replace(/max_zero_hit_share.*\n/, '')
-      .replace('split: holdout }', 'split: holdout, holdout_looks: { max_per_pr: 1 } }')
+      .replace('split: holdout }', 'split: holdout, holdout_looks: { max_per_pr: 1, release: v1.4 } }')
     const rules = loadRules(
       `${text}on_too_few: fail\non_inconclusive: pass\n`.replace(
         /queries: \{[^}]*\}/,

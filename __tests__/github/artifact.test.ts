@@ -67,7 +67,12 @@ const run = (
   ...over
 })
 
+/** main's history, oldest first: the runs of these commits are on main (its tip is the PR's base). */
+const MAIN = ['e'.repeat(40), 'f'.repeat(40), MERGE_BASE, BASE]
+
 beforeEach(() => {
+  fake.parents.clear()
+  fake.branch('main', MAIN)
   fake.log = []
   fake.faults = []
   fake.runs = [run(900, { event: 'pull_request', head_branch: 'feature', head_sha: HEAD, conclusion: '' })]
@@ -80,7 +85,7 @@ const options = async (
 ) => ({
   name: 'baseline-rows',
   fileInArtifact: '',
-  branch: 'main',
+  ref: { kind: 'branch' as const, name: 'main', full: 'refs/heads/main', sha: BASE },
   maxAgeSeconds: 7 * 86400,
   tmpDir: await mkdtemp(path.join(os.tmpdir(), 'rg-artifact-test-')),
   now: NOW,
@@ -193,7 +198,7 @@ describe('baseline from an artifact of the base branch', () => {
     await expect(
       mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))
     ).rejects.toThrow(
-      /baseline-artifact “baseline-rows”: not found in the last 1 successful non-PR runs of workflow 11 on branch main/
+      /baseline-artifact “baseline-rows”: not found in the last 1 successful non-PR runs of workflow 11 on refs\/heads\/main/
     )
     fake.artifacts.push({
       id: 7,

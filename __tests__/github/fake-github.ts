@@ -3,6 +3,7 @@
  * action calls, with in-memory state, a request log, and programmable faults (status + headers, N times).
  * Tests aim a real octokit (with the retry and throttling plugins) at it through baseUrl / GITHUB_API_URL.
  */
+import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { crc32, deflateRawSync } from 'node:zlib'
@@ -48,6 +49,8 @@ export interface FakeArtifact {
 
 /** A commit status as POST /repos/{owner}/{repo}/statuses/{sha} received it. */
 export interface FakeStatus {
+  /** GitHub's id, in creation order (a status pushed by a test without one gets its place in `statuses`). */
+  id?: number
   sha: string
   state: string
   context: string
@@ -94,8 +97,16 @@ export class FakeGitHub {
   statuses: FakeStatus[] = []
   /** PR number -> its commits' shas (GET /pulls/{n}/commits; default: the PR's head) */
   pullCommits = new Map<number, string[]>()
-  /** ref (tag, branch or sha) -> the commit it names and its committer date (GET /commits/{ref}) */
+  /** ref (tag, branch or sha) -> the commit it names and its committer date (GET /commits/{ref}; by sha: GET /git/commits/{sha}) */
   commits = new Map<string, { sha: string; date: string }>()
+  /** branch name -> its tip (GET /git/ref/heads/{name}) */
+  branches = new Map<string, string>()
+  /** tag name -> the commit it names; an annotated one is served as a tag object to peel (GET /git/ref/tags/{name}, /git/tags/{sha}) */
+  tags = new Map<string, { sha: string; annotated?: boolean }>()
+  /** the commit graph, commit -> its parents: GET /compare/{base}...{head} answers ahead, behind, identical or diverged from it */
+  parents = new Map<string, string[]>()
+  /** GET /commits/{sha}/statuses listings of `sha` held until `count` are waiting, then answered together (interleaved runs) */
+  private held: { sha: string; count: number; waiting: Array<() => void>; timer?: NodeJS.Timeout } | undefined
   faults: Fault[] = []
   log: LoggedRequest[] = []
   private server: Server | undefined
@@ -131,6 +142,78 @@ export class FakeGitHub {
 
   requests(method: string, path: RegExp): LoggedRequest[] {
     return this.log.filter((r) => r.method === method && path.test(r.path.split('?')[0]))
+  }
+
+  /** A branch whose history is `shas`, oldest first (each commit's parent is the one before); its tip is the last. */
+  branch(name: string, shas: readonly string[]): void {
+    shas.forEach((sha, i) => {
+      if (i > 0) this.parents.set(sha, [shas[i - 1]])
+      else if (!this.parents.has(sha)) this.parents.set(sha, [])
+    })
+    this.branches.set(name, shas[shas.length - 1])
+  }
+
+  /** A tag on `sha` (lightweight, or annotated: a tag object the API peels), with the commit's date for GET /git/commits. */
+  tag(name: string, sha: string, options: { annotated?: boolean; date?: string } = {}): void {
+    this.tags.set(name, { sha, annotated: options.annotated })
+    if (options.date !== undefined) this.commits.set(sha, { sha, date: options.date })
+  }
+
+  /**
+   * Holds the next listings of `sha`'s statuses until `count` of them are waiting, then answers them together, each
+   * with the statuses as they are then: two gate runs interleaved at the ledger. A listing that waits 5 s is
+   * answered anyway, so a test whose runs never meet fails on its numbers instead of hanging.
+   */
+  holdStatusLists(sha: string, count: number): void {
+    this.held = { sha, count, waiting: [] }
+  }
+
+  private async waitForHeld(sha: string): Promise<void> {
+    const held = this.held
+    if (held === undefined || held.sha !== sha) return
+    await new Promise<void>((resolve) => {
+      held.waiting.push(resolve)
+      const release = (): void => {
+        if (this.held === held) this.held = undefined
+        clearTimeout(held.timer)
+        for (const go of held.waiting.splice(0)) go()
+      }
+      if (held.waiting.length >= held.count) release()
+      else held.timer ??= setTimeout(release, 5000)
+    })
+  }
+
+  /** Every ancestor of `sha` (itself included), from the commit graph. */
+  private ancestors(sha: string): Set<string> {
+    const seen = new Set<string>()
+    const todo = [sha]
+    while (todo.length > 0) {
+      const c = todo.pop() as string
+      if (seen.has(c)) continue
+      seen.add(c)
+      todo.push(...(this.parents.get(c) ?? []))
+    }
+    return seen
+  }
+
+  /** The nearest common ancestor of two commits of the graph (breadth first from `head`), or undefined. */
+  private mergeBase(base: string, head: string): string | undefined {
+    const fromBase = this.ancestors(base)
+    const queue = [head]
+    const seen = new Set<string>()
+    while (queue.length > 0) {
+      const c = queue.shift() as string
+      if (fromBase.has(c)) return c
+      if (seen.has(c)) continue
+      seen.add(c)
+      queue.push(...(this.parents.get(c) ?? []))
+    }
+    return undefined
+  }
+
+  /** The tag object's sha of an annotated tag (made up, stable). */
+  private tagObject(name: string): string {
+    return createHash('sha1').update(`tag ${name}`).digest('hex')
   }
 
   private send(
@@ -220,8 +303,12 @@ export class FakeGitHub {
     }
     if (method === 'GET' && (m = /^\/commits\/([^/]+)\/statuses$/.exec(rest))) {
       const sha = decodeURIComponent(m[1])
-      // newest first, as GitHub lists them
-      const list = this.statuses.filter((x) => x.sha === sha).reverse()
+      await this.waitForHeld(sha)
+      // newest first, as GitHub lists them, each with its id
+      const list = this.statuses
+        .map((x, i) => ({ ...x, id: x.id ?? i + 1 }))
+        .filter((x) => x.sha === sha)
+        .reverse()
       return this.page(req, res, url, list)
     }
     if (method === 'GET' && rest === '/pulls') {
@@ -282,7 +369,8 @@ export class FakeGitHub {
         target_url: typeof body.target_url === 'string' ? body.target_url : undefined
       }
       this.statuses.push(status)
-      return this.send(req, res, 201, { id: this.nextId++, ...status })
+      // its id is its place in creation order, as the listing gives it
+      return this.send(req, res, 201, { id: this.statuses.length, ...status })
     }
     if (method === 'GET' && (m = /^\/contents\/(.+)$/.exec(rest))) {
       const key = `${url.searchParams.get('ref')}:${decodeURIComponent(m[1])}`
@@ -340,11 +428,58 @@ export class FakeGitHub {
       if (!c) return this.send(req, res, 422, { message: `No commit found for SHA: ${decodeURIComponent(m[1])}` })
       return this.send(req, res, 200, { sha: c.sha, commit: { committer: { date: c.date }, author: { date: c.date } } })
     }
+    if (method === 'GET' && (m = /^\/git\/ref\/(.+)$/.exec(rest))) {
+      const ref = decodeURIComponent(m[1])
+      const branch = ref.startsWith('heads/') ? this.branches.get(ref.slice('heads/'.length)) : undefined
+      const tag = ref.startsWith('tags/') ? this.tags.get(ref.slice('tags/'.length)) : undefined
+      const object =
+        branch !== undefined
+          ? { sha: branch, type: 'commit' }
+          : tag === undefined
+            ? undefined
+            : tag.annotated
+              ? { sha: this.tagObject(ref.slice('tags/'.length)), type: 'tag' }
+              : { sha: tag.sha, type: 'commit' }
+      if (object === undefined) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 200, { ref: `refs/${ref}`, object })
+    }
+    if (method === 'GET' && (m = /^\/git\/tags\/([0-9a-f]+)$/.exec(rest))) {
+      const name = [...this.tags.keys()].find((t) => this.tags.get(t)?.annotated && this.tagObject(t) === m?.[1])
+      const tag = name === undefined ? undefined : this.tags.get(name)
+      if (name === undefined || tag === undefined) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 200, { sha: m[1], tag: name, object: { sha: tag.sha, type: 'commit' } })
+    }
+    if (method === 'GET' && (m = /^\/git\/commits\/([0-9a-f]+)$/.exec(rest))) {
+      const sha = m[1]
+      const c = [...this.commits.values()].find((x) => x.sha === sha)
+      if (!c) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 200, { sha, committer: { date: c.date }, author: { date: c.date } })
+    }
     if (method === 'GET' && (m = /^\/compare\/(.+)$/.exec(rest))) {
       const basehead = decodeURIComponent(m[1])
+      const [base, head] = basehead.split('...')
+      const known = (sha: string): boolean => this.parents.has(sha)
+      // like GitHub: behind when head is an ancestor of base, ahead when base is one of head, identical when equal
+      const status =
+        base === head
+          ? 'identical'
+          : known(base) && this.ancestors(base).has(head)
+            ? 'behind'
+            : known(head) && this.ancestors(head).has(base)
+              ? 'ahead'
+              : known(base) && known(head)
+                ? 'diverged'
+                : undefined
       const mb = this.mergeBases.get(basehead)
-      if (!mb) return this.send(req, res, 404, { message: 'Not Found' })
-      return this.send(req, res, 200, { merge_base_commit: { sha: mb }, commits: [], files: [] })
+      if (!mb && status === undefined) return this.send(req, res, 404, { message: 'Not Found' })
+      return this.send(req, res, 200, {
+        status,
+        ahead_by: status === 'ahead' || status === 'diverged' ? 1 : 0,
+        behind_by: status === 'behind' || status === 'diverged' ? 1 : 0,
+        merge_base_commit: { sha: mb ?? this.mergeBase(base, head) },
+        commits: [],
+        files: []
+      })
     }
     return this.send(req, res, 404, { message: `no fake route for ${method} ${p}` })
   }

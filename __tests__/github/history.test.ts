@@ -99,7 +99,12 @@ function upload(runId: number, zip: Buffer, over: Partial<import('./fake-github.
 }
 const zipOf = (text: string): Buffer => makeZip([{ name: 'report.json', data: text, deflate: true }])
 
+/** main's history: the commits the push runs name ('0' x 40 .. '9' x 40, as run(id) gives them), '9' x 40 its tip. */
+const MAIN_HISTORY = Array.from({ length: 10 }, (_, d) => String(d).repeat(40))
+
 beforeEach(() => {
+  fake.parents.clear()
+  fake.branch('main', MAIN_HISTORY)
   fake.log = []
   fake.faults = []
   fake.artifacts = []
@@ -213,6 +218,21 @@ describe('history of the default branch', () => {
     expect(h.notes[0]).toMatch(
       /^History could not be listed \(.*403.*\); the workflow needs permissions: actions: read\.$/
     )
+  })
+
+  // Issue 33, item 1: GitHub names a tag's runs like a branch's; a tag called main on another commit is not main.
+  it("a run named main whose commit is not on main's history (a tag called main) is left out with a note", async () => {
+    const EVIL = 'e'.repeat(40) // on no line of main's history
+    fake.tags.set('main', { sha: EVIL })
+    fake.runs.push(run(841), run(842, { head_sha: EVIL }))
+    upload(841, zipOf(report(0.6)))
+    upload(842, zipOf(report(0.99)))
+    const h = await fetch(5)
+    expect(h.reports.map((r) => r.runId)).toEqual([841])
+    expect(h.notes).toEqual([
+      '1 run named main whose commit is not on refs/heads/main (a tag or branch of the same name) left out.'
+    ])
+    fake.tags.clear()
   })
 
   it('an oversized artifact is not downloaded', async () => {

@@ -76,8 +76,11 @@ const prEvent = {
   }
 }
 
+/** Each call is another attempt of run 900 (a re-run): its own look in the ledger, marked run 900.N. */
+let attempt = 0
 async function runAction(): Promise<{ code: number; report: Record<string, any> }> {
   let code: number
+  process.env.GITHUB_RUN_ATTEMPT = String(++attempt)
   ;({ code, stdout } = await runCaptured(run))
   return {
     code,
@@ -116,7 +119,12 @@ afterAll(async () => {
   await fake.stop()
   process.env = saved
 })
+/** main's history: the commits the push runs name ('0' x 40 .. '9' x 40, as run(id) gives them), '9' x 40 its tip. */
+const MAIN_HISTORY = Array.from({ length: 10 }, (_, d) => String(d).repeat(40))
+
 beforeEach(() => {
+  fake.parents.clear()
+  fake.branch('main', MAIN_HISTORY)
   fake.comments.clear()
   fake.statuses = []
   fake.pullCommits.clear()
@@ -134,12 +142,20 @@ beforeEach(() => {
   })
 })
 
-const looksRecorded = (sha = HEAD): number =>
-  fake.statuses.filter((x) => x.sha === sha && x.context === 'retrieval-gate holdout look').length
+/** The release tag v1.4's commit: every holdout look is kept on it (one context per PR head branch). */
+const TAG = 'e'.repeat(40)
+const looksRecorded = (): number =>
+  fake.statuses.filter((x) => x.sha === TAG && x.context.startsWith('retrieval-gate holdout look (release) / ')).length
+const CAPPED = (n: number): string => RULES(`, holdout_looks: { max_per_pr: ${n}, release: v1.4 }`)
 
 describe('holdout looks across the runs of one PR', () => {
+  beforeEach(() => {
+    fake.tags.clear()
+    fake.tag('v1.4', TAG, { date: '2025-05-01T12:00:00Z' })
+  })
+
   it('each PR run that grades the holdout adds one look to the ledger; beyond the cap the check is inconclusive', async () => {
-    await setup(RULES(', holdout_looks: { max_per_pr: 2 }'))
+    await setup(CAPPED(2))
     const first = await runAction()
     expect(first.code).toBe(0)
     expect(first.report.holdout.looks).toEqual({ this_run: 1, this_pr: 1, total: null, history_reports: null })
@@ -148,7 +164,7 @@ describe('holdout looks across the runs of one PR', () => {
     expect(second.code).toBe(0)
     expect(looksRecorded()).toBe(2)
     const third = await runAction()
-    expect(third.report.holdout).toMatchObject({ looks: { this_pr: 3 }, exceeded: true })
+    expect(third.report.holdout).toMatchObject({ looks: { this_pr: 3 }, this_release: 3, exceeded: true })
     expect(third.report.checks[0].units[0].reason).toBe('holdout_looks_exceeded')
     expect(third.code).toBe(1) // on_inconclusive defaults to fail
     expect(looksRecorded()).toBe(3)
@@ -159,45 +175,40 @@ describe('holdout looks across the runs of one PR', () => {
 
   // Issue 24, item 6: the count lived in the sticky comment and reset whenever the comment went away or could not be read.
   it('deleting the comment, comment: on-failure or a failing comment list does not reset the count', async () => {
-    await setup(RULES(', holdout_looks: { max_per_pr: 2 }'))
+    await setup(CAPPED(2))
     await runAction()
     fake.comments.clear() // the PR author deletes the comment
     await runAction()
-    await setup(RULES(', holdout_looks: { max_per_pr: 2 }'), { INPUT_COMMENT: 'on-failure' })
+    await setup(CAPPED(2), { INPUT_COMMENT: 'on-failure' })
     fake.faults.push({ method: 'GET', path: /\/issues\/7\/comments$/, status: 500, times: 10 })
     const third = await runAction()
     expect(third.report.holdout).toMatchObject({ looks: { this_pr: 3 }, exceeded: true })
     expect(third.report.checks[0].units[0].reason).toBe('holdout_looks_exceeded')
   })
 
-  it('the same branch reopened as a new PR keeps its looks (its commits carry them), and stale runs count too', async () => {
-    await setup(RULES(', holdout_looks: { max_per_pr: 1 }'))
-    fake.pullCommits.set(7, ['b'.repeat(40), HEAD])
-    fake.statuses.push({
-      sha: 'b'.repeat(40),
-      state: 'success',
-      context: 'retrieval-gate holdout look',
-      description: 'look 1',
-      target_url: undefined
-    })
-    // PR 8: the same branch, reopened; its commits include the earlier one that was graded.
+  // Issue 33, item 3: keyed on the PR's commits, the looks stayed behind on a force-push.
+  it('a force-push, or the same branch reopened as a new PR, keeps its looks: they are on the release commit', async () => {
+    await setup(CAPPED(1))
+    expect((await runAction()).report.holdout.looks.this_pr).toBe(1)
+    // the branch is force-pushed to NEW and reopened as PR 8: none of the earlier commits is the PR's any more
+    const NEW = 'b'.repeat(40)
     fake.pulls.set(8, {
       number: 8,
-      head: { sha: HEAD, ref: 'feature', repo: { full_name: 'acme/search' } },
+      head: { sha: NEW, ref: 'feature', repo: { full_name: 'acme/search' } },
       base: { sha: BASE, ref: 'main' }
     })
-    fake.pullCommits.set(8, ['b'.repeat(40), HEAD])
-    await setup(
-      RULES(', holdout_looks: { max_per_pr: 1 }'),
-      {},
-      { ...prEvent, pull_request: { ...prEvent.pull_request, number: 8 } }
-    )
+    fake.pullCommits.set(8, [NEW])
+    const event = {
+      ...prEvent,
+      pull_request: { ...prEvent.pull_request, number: 8, head: { ...prEvent.pull_request.head, sha: NEW } }
+    }
+    await setup(CAPPED(1), {}, event)
     const reopened = await runAction()
     expect(reopened.report.holdout).toMatchObject({ looks: { this_pr: 2 }, exceeded: true })
   })
 
   it('fails closed when the ledger cannot be read or this look cannot be recorded (a read-only token): inconclusive, never counted from 0', async () => {
-    await setup(RULES(', holdout_looks: { max_per_pr: 5 }'))
+    await setup(CAPPED(5))
     fake.readOnly.add('t-actions')
     const readOnly = await runAction()
     expect(readOnly.report.holdout.unknown).toMatch(/recording this look .*statuses: write/)
@@ -207,12 +218,11 @@ describe('holdout looks across the runs of one PR', () => {
     fake.faults.push({ method: 'GET', path: /\/statuses$/, status: 502, times: 20 })
     const unreadable = await runAction()
     expect(unreadable.report.checks[0].units[0].reason).toBe('holdout_looks_unknown')
-    expect(looksRecorded()).toBe(0) // nothing was recorded from a count it could not read
+    // record, then count: the look was recorded (it was one) before the listing failed, and the count is unknown
+    expect(looksRecorded()).toBe(1)
   })
 
-  it('with a release named, looks are also counted on the release commit, across PRs', async () => {
-    const TAG = 'e'.repeat(40)
-    fake.commits.set('v1.4', { sha: TAG, date: '2025-05-01T12:00:00Z' })
+  it('the release counts the looks of every PR, those recorded before per-branch contexts too', async () => {
     for (let i = 0; i < 3; i++)
       fake.statuses.push({
         sha: TAG,
@@ -223,9 +233,25 @@ describe('holdout looks across the runs of one PR', () => {
       })
     await setup(RULES(', holdout_looks: { max_per_release: 3, release: v1.4 }'))
     const r = await runAction()
-    expect(r.report.holdout).toMatchObject({ this_release: 4, max_per_release: 3, exceeded: true })
+    expect(r.report.holdout).toMatchObject({
+      looks: { this_pr: 1 },
+      this_release: 4,
+      max_per_release: 3,
+      exceeded: true
+    })
     expect(r.report.checks[0].units[0].reason).toBe('holdout_looks_exceeded')
     expect(fake.statuses.filter((x) => x.sha === TAG)).toHaveLength(4)
+  })
+
+  it('without a release there is no ledger: nothing is recorded, and the report says the earlier looks are not counted', async () => {
+    await setup(RULES(''))
+    const r = await runAction()
+    expect(r.code).toBe(0)
+    expect(r.report.holdout.looks).toMatchObject({ this_run: 1, this_pr: null })
+    expect(fake.statuses.filter((x) => x.context.includes('holdout look'))).toEqual([])
+    expect(fake.comments.get(7)?.[0].body ?? '').toContain(
+      'its earlier looks in this PR are not counted: no dataset.holdout\\_looks.release names the commit a look ledger is kept on'
+    )
   })
 })
 
@@ -262,7 +288,8 @@ describe('history in the PR comment', () => {
     const { code, report: json } = await runAction()
     expect(code).toBe(0)
     expect(json.history).toMatchObject({ branch: 'main', requested: 5, read: 2, skipped: { missing: 1 } })
-    expect(json.holdout.looks).toEqual({ this_run: 1, this_pr: 1, total: 3, history_reports: 2 })
+    // no release named: no ledger counts this PR's looks; the total is the history's two and this run's one
+    expect(json.holdout.looks).toEqual({ this_run: 1, this_pr: null, total: 3, history_reports: 2 })
     const body = fake.comments.get(7)?.[0].body ?? ''
     expect(body).toContain('### History')
     expect(body).toContain('x-axis ["1111111", "3333333", "this PR"]')

@@ -98,6 +98,8 @@ afterAll(async () => {
 beforeEach(async () => {
   fake.comments.clear()
   fake.files.clear()
+  fake.parents.clear()
+  fake.branch('main', [BASE]) // the base branch: its tip is the PR's base commit
   fake.faults = []
   fake.log = []
   fake.statuses = []
@@ -433,6 +435,24 @@ describe('commit status on the pull request head', () => {
     ])
     expect(fake.requests('POST', /\/statuses\//).map((r) => r.path)).toEqual([`/repos/acme/search/statuses/${HEAD}`])
     expect(stdout.join('')).toContain(`retrieval-gate: commit status failure created on ${HEAD} (retrieval-gate)`)
+  })
+
+  // Issue 33, item 4: any workflow's GITHUB_TOKEN with statuses: write can post "success" as the GitHub Actions app;
+  // a status created with a GitHub App's token is one branch protection can pin to that app.
+  it('status-token creates the commit status with its own token (a GitHub App), everything else with github-token', async () => {
+    fake.users.set('t-app', 'retrieval-gate-status[bot]')
+    expect(await forkGate({ 'status-token': 't-app' })).toBe(1)
+    expect(fake.statuses.map((x) => [x.sha, x.state, x.context])).toEqual([[HEAD, 'failure', 'retrieval-gate']])
+    expect(fake.requests('POST', /\/statuses\//).map((r) => r.token)).toEqual(['t-app'])
+    // the rules at the base commit were read with github-token
+    expect(new Set(fake.requests('GET', /\/contents\//).map((r) => r.token))).toEqual(new Set(['t-actions']))
+  })
+
+  it('the error path posts with status-token too', async () => {
+    fake.users.set('t-app', 'retrieval-gate-status[bot]')
+    expect(await forkGate({ 'status-token': 't-app', 'commit-status': 'auto', comment: 'bogus' })).toBe(1)
+    expect(fake.statuses.map((x) => x.state)).toEqual(['error'])
+    expect(fake.requests('POST', /\/statuses\//).map((r) => r.token)).toEqual(['t-app'])
   })
 
   it('fork PR via workflow_run, pass: a success status', async () => {

@@ -115,6 +115,11 @@ afterAll(async () => {
 beforeEach(() => {
   fake.files.clear()
   fake.commits.clear()
+  fake.tags.clear()
+  fake.branches.clear()
+  fake.parents.clear()
+  // main's history: the release commit, then the PR's base
+  fake.branch('main', [TAGGED, BASE])
   fake.runs = []
   fake.artifacts = []
   fake.log = []
@@ -129,7 +134,7 @@ beforeEach(() => {
 
 describe('the reference read by the action', () => {
   it('reads path at the tag (resolved to its commit), fails on the budget and states tag, commit and age', async () => {
-    fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+    fake.tag('v1.4', TAGGED, { date: '2025-05-01T12:00:00Z' })
     fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
     await setup(rules(AT_TAG))
     expect(await runAction()).toBe(1)
@@ -167,11 +172,13 @@ describe('the reference read by the action', () => {
     await setup(rules(AT_TAG))
     expect(await runAction()).toBe(1)
     expect((await outputs()).verdict).toBe('error')
-    expect(stdout.join('')).toContain('gate.yml (reference.ref): "v1.4" is not a tag, branch or commit of acme/search')
+    expect(stdout.join('')).toContain(
+      'gate.yml (reference.ref): "v1.4" is not a branch, tag or full commit sha of acme/search'
+    )
   })
 
   it('a file missing at the tag fails closed: the budget is never skipped', async () => {
-    fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+    fake.tag('v1.4', TAGGED, { date: '2025-05-01T12:00:00Z' })
     await setup(rules(AT_TAG))
     expect(await runAction()).toBe(1)
     expect((await outputs()).verdict).toBe('error')
@@ -197,7 +204,7 @@ describe('the reference read by the action', () => {
       'checks:',
       'comparability: { must_match: [corpus.content_hash] }\nchecks:'
     )
-    fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+    fake.tag('v1.4', TAGGED, { date: '2025-05-01T12:00:00Z' })
     fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
     fake.files.set(`${BASE}:eval/release/manifest.json`, '{"corpus":{"content_hash":"sha256:old"}}')
     await writeFile(path.join(dir, 'base-manifest.json'), '{"corpus":{"content_hash":"sha256:new"}}')
@@ -225,6 +232,7 @@ describe('the reference read by the action', () => {
       head_repository: { full_name: 'acme/search' }
     }
     fake.runs = [{ ...common, id: 700, head_sha: TAGGED, head_branch: 'v1.4', event: 'push' }]
+    fake.tag('v1.4', TAGGED)
     const data = Buffer.from(rows(release))
     fake.artifacts = [
       {
@@ -300,6 +308,7 @@ describe('the reference read by the action', () => {
       zip: makeZip([{ name: 'rows.jsonl', data, deflate: true }])
     })
     fake.artifacts = [artifact(43, 702), artifact(42, 701), artifact(41, 700)]
+    fake.tag('v1.4', TAGGED)
     await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55", ref: v1.4 }'))
     expect(await runAction()).toBe(1)
     const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
@@ -362,7 +371,7 @@ describe('the reference read by the action', () => {
     expect((await outputs()).verdict).toBe('error')
     const log = stdout.join('')
     expect(log).toContain(
-      'gate.yml (reference.artifact): reference.artifact “release-rows”: not found in the last 0 successful push runs of workflow 55 on branch main'
+      'gate.yml (reference.artifact): reference.artifact “release-rows”: not found in the last 0 successful push runs of workflow 55 on refs/heads/main'
     )
     expect(log).not.toContain('baseline-artifact')
     expect(log).not.toContain('give baseline a file instead')
@@ -378,13 +387,132 @@ describe('the reference read by the action', () => {
     )
   })
 
+  // Issue 33, item 7: the refusal named the baseline's input, which has nothing to do with the reference.
+  it('an artifact holding several files asks for reference.artifact.file, not baseline', async () => {
+    fake.runs = [run(700, 'main', 'push')]
+    const data = Buffer.from(rows(release))
+    fake.artifacts = [
+      {
+        ...artifactOf(41, 700, release),
+        zip: makeZip([
+          { name: 'rows.jsonl', data },
+          { name: 'old-rows.jsonl', data }
+        ])
+      }
+    ]
+    await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+    expect(await runAction()).toBe(1)
+    expect((await outputs()).verdict).toBe('error')
+    const log = stdout.join('')
+    expect(log).toContain(
+      "holds 2 files (rows.jsonl, old-rows.jsonl), so reference.artifact.file must name the one to use. set reference.artifact.file to the file's path inside the artifact"
+    )
+    expect(log).not.toContain('set baseline')
+  })
+
+  // Issue 33, item 1: a name is not a ref. GitHub puts a tag's name in a run's head_branch as it puts a branch's, so a
+  // contributor who may push a branch or a tag (not main) could name one like the release tag or the default branch
+  // and have its push run's artifact taken as the trusted side.
+  describe('a ref is trusted by its full name and its commit, never by a run named like it', () => {
+    const EVIL = '9'.repeat(40) // a contributor's commit, on no branch the rules name
+    const releaseRules = (ref: string): string =>
+      rules(`  name: v1.4\n  artifact: { name: release-rows, workflow: "55", ref: ${ref} }`)
+
+    it('a branch named like the release tag makes the bare name ambiguous: refused naming reference.artifact.ref', async () => {
+      fake.tag('v1.4', TAGGED)
+      fake.branch('v1.4', [TAGGED, EVIL]) // pushed by the contributor; its run uploads rows that would pass
+      fake.runs = [run(701, 'v1.4', 'push', EVIL), run(700, 'v1.4', 'push', TAGGED)]
+      fake.artifacts = [artifactOf(42, 701, after(3)), artifactOf(41, 700, release)]
+      await setup(releaseRules('v1.4'))
+      expect(await runAction()).toBe(1)
+      expect((await outputs()).verdict).toBe('error')
+      expect(stdout.join('')).toContain(
+        'gate.yml (reference.artifact.ref): "v1.4" is both a branch and a tag of acme/search, so which commit it names depends on who pushed which. write the full ref: refs/tags/v1.4 (the tag) or refs/heads/v1.4 (the branch)'
+      )
+    })
+
+    it("refs/tags/v1.4 takes only a run of the tag's commit: the newer run of the same-named branch is never taken", async () => {
+      fake.tag('v1.4', TAGGED)
+      fake.branch('v1.4', [TAGGED, EVIL])
+      fake.runs = [run(701, 'v1.4', 'push', EVIL), run(700, 'v1.4', 'push', TAGGED)]
+      fake.artifacts = [artifactOf(42, 701, after(3)), artifactOf(41, 700, release)]
+      await setup(releaseRules('refs/tags/v1.4'))
+      expect(await runAction()).toBe(1)
+      const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+      expect(report.budgets.reference).toMatchObject({ commit: TAGGED, artifact: { id: 41, run_id: 700 } })
+      expect(report.budgets.units[0].reason).toBe('budget_exceeded') // the release's rows: 1.2 of 1.0 points used
+    })
+
+    it("a run named like the tag whose commit is not the tag's is skipped even when the name is only a tag now", async () => {
+      // the contributor's branch v1.4 was deleted after its run uploaded: the run still says head_branch v1.4
+      fake.tag('v1.4', TAGGED)
+      fake.runs = [run(701, 'v1.4', 'push', EVIL)]
+      fake.artifacts = [artifactOf(42, 701, after(3))]
+      await setup(releaseRules('v1.4'))
+      expect(await runAction()).toBe(1)
+      expect((await outputs()).verdict).toBe('error')
+      expect(stdout.join('')).toContain('not found in the last 0 successful push runs of workflow 55 on refs/tags/v1.4')
+    })
+
+    it("the default-branch artifact comes from a run on main's history: a tag named main on another commit is not main", async () => {
+      fake.tag('main', EVIL)
+      fake.runs = [run(701, 'main', 'push', EVIL), run(700, 'main', 'push', TAGGED)]
+      fake.artifacts = [artifactOf(42, 701, after(3)), artifactOf(41, 700, release)]
+      await setup(rules('  name: v1.4\n  artifact: { name: release-rows, workflow: "55" }'))
+      expect(await runAction()).toBe(1)
+      const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+      expect(report.budgets.reference).toMatchObject({ commit: TAGGED, artifact: { id: 41, run_id: 700 } })
+    })
+
+    it('the baseline artifact, too: the run of a tag named like the base branch is never the baseline', async () => {
+      fake.tag('main', EVIL)
+      fake.tag('v1.4', TAGGED, { date: '2025-05-01T12:00:00Z' })
+      fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
+      // the forged baseline is the candidate's own rows (nothing lost); main's real baseline is after(2)
+      fake.runs = [run(851, 'main', 'push', EVIL), run(850, 'main', 'push', BASE)]
+      const baselineArtifact = (id: number, runId: number, values: number[]) => ({
+        ...artifactOf(id, runId, values),
+        name: 'baseline-rows'
+      })
+      fake.artifacts = [baselineArtifact(52, 851, after(3)), baselineArtifact(51, 850, after(2))]
+      await setup(rules(AT_TAG), {
+        INPUT_BASELINE: '',
+        'INPUT_BASELINE-ARTIFACT': 'baseline-rows',
+        'INPUT_BASELINE-WORKFLOW': '55'
+      })
+      expect(await runAction()).toBe(1)
+      const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+      expect(report.provenance.baseline.artifact).toMatchObject({ id: 51, run_id: 850, commit: BASE })
+    })
+
+    it('an annotated tag is peeled to its commit (refs/tags/v1.4 and the bare name alike)', async () => {
+      fake.tag('v1.4', TAGGED, { annotated: true, date: '2025-05-01T12:00:00Z' })
+      fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
+      for (const ref of ['refs/tags/v1.4', 'v1.4']) {
+        await setup(rules(`  name: v1.4\n  path: ${REF_PATH}\n  ref: ${ref}`))
+        expect(await runAction()).toBe(1)
+        const report = JSON.parse(await readFile((await outputs())['report-json'], 'utf8')) as Record<string, any>
+        expect(report.budgets.reference).toMatchObject({ ref, commit: TAGGED, age_seconds: 3456000 })
+      }
+    })
+
+    it('reference.ref naming both a branch and a tag is refused naming the key', async () => {
+      fake.tag('release', TAGGED)
+      fake.branch('release', [TAGGED, EVIL])
+      await setup(rules(`  name: v1.4\n  path: ${REF_PATH}\n  ref: release`))
+      expect(await runAction()).toBe(1)
+      expect((await outputs()).verdict).toBe('error')
+      expect(stdout.join('')).toContain('gate.yml (reference.ref): "release" is both a branch and a tag of acme/search')
+    })
+  })
+
   // Issue 25, looks: a budget looked at by every PR attempt of a release passes a spent budget more often than its
   // confidence says; reference.looks shares the release's error rate over a fixed allowance of looks.
   describe('reference.looks: a fixed allowance of looks per release', () => {
     const withLooks = (n: number): string => rules(`${AT_TAG}\n  looks: ${n}`).replace('budget: 0.01', 'budget: 0.5')
     beforeEach(() => {
       fake.statuses = []
-      fake.commits.set('v1.4', { sha: TAGGED, date: '2025-05-01T12:00:00Z' })
+      fake.tag('v1.4', TAGGED, { date: '2025-05-01T12:00:00Z' })
       fake.files.set(`${TAGGED}:${REF_PATH}`, rows(release))
     })
     const budgetLooks = (): number =>

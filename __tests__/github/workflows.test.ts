@@ -18,11 +18,12 @@ type Step = {
   'working-directory'?: string
   'continue-on-error'?: boolean
 }
+type Job = { steps: Step[]; permissions?: unknown; if?: string; needs?: string[]; environment?: string }
 type Workflow = {
   name: string
   on: Record<string, any>
   permissions: Record<string, string>
-  jobs: Record<string, { steps: Step[]; permissions?: unknown; if?: string; needs?: string[] }>
+  jobs: Record<string, Job>
 }
 const load = (file: string): { text: string; wf: Workflow } => {
   const text = readFileSync(path.join(dir, file), 'utf8')
@@ -79,18 +80,56 @@ function expectBaseHarness(wf: Workflow, gatePermissions: Record<string, string>
   expect(gateSteps(wf)[0].with?.['rules-from']).toBeUndefined() // the default in PRs: rules and exam from the base commit
 }
 
+/**
+ * The rules a workflow names, as the docs give them (a YAML block whose first line is `# <path>`, as the release
+ * recipe's in docs/github.md); a path the docs give no rules for is the user's own, read as keeping no ledger and no
+ * history (the workflow's comments say what to add when they do).
+ */
+function rulesOf(file: string): Record<string, any> {
+  for (const doc of ['docs/github.md', 'README.md']) {
+    const text = readFileSync(path.join(root, doc), 'utf8')
+    const start = text.indexOf(`# ${file}\n`)
+    if (start >= 0) return parse(text.slice(start, text.indexOf('```', start))) as Record<string, any>
+  }
+  return {}
+}
+
+/** What the gate job's features need: the comment, artifacts and history, a commit status or a look ledger. */
+function neededBy(wf: Workflow, job: Job, gate: Step): Record<string, string> {
+  const w = gate.with ?? {}
+  const rules = rulesOf(String(w.rules))
+  const mode = (w['commit-status'] as string | undefined) ?? 'auto'
+  const posts = mode === 'true' || (mode === 'auto' && 'workflow_run' in wf.on)
+  // a status with github-token (status-token posts it as another identity), or the ledger's records
+  const ledger = rules.reference?.looks !== undefined || rules.dataset?.holdout_looks !== undefined
+  const statuses = (posts && w['status-token'] === undefined) || ledger
+  const otherRuns =
+    w['baseline-artifact'] !== undefined ||
+    rules.history !== undefined ||
+    rules.reference?.artifact !== undefined ||
+    job.steps.some((st) => st.uses?.startsWith('actions/download-artifact@') && st.with?.['run-id'] !== undefined)
+  return {
+    contents: 'read',
+    ...(otherRuns ? { actions: 'read' } : {}),
+    ...(w.comment === 'never' ? {} : { 'pull-requests': 'write' }),
+    ...(statuses ? { statuses: 'write' } : {})
+  }
+}
+
 describe('example workflows (docs/workflows)', () => {
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.yml'))
     .sort()
 
-  it('are the documented six', () => {
+  it('are the documented eight', () => {
     expect(files).toEqual([
+      'app-status-gate.yml',
       'base-harness.yml',
       'fork-build.yml',
       'fork-gate.yml',
       'main-history.yml',
       'release-gate.yml',
+      'required-gate.yml',
       'same-repo.yml'
     ])
     const doc = readFileSync(path.join(root, 'docs/github.md'), 'utf8')
@@ -110,31 +149,75 @@ describe('example workflows (docs/workflows)', () => {
     }
   )
 
-  it.each(['base-harness.yml', 'fork-gate.yml', 'same-repo.yml', 'release-gate.yml', 'main-history.yml'])(
-    '%s uses the gate with declared inputs only',
-    (file) => {
-      const { wf } = load(file)
-      const gates = gateSteps(wf)
-      expect(gates).toHaveLength(1)
-      for (const key of Object.keys(gates[0].with ?? {})) expect(actionInputs).toContain(key)
-      expect(gates[0].with?.rules).toBeTruthy()
-      expect(gates[0].with?.candidate).toBeTruthy()
-      expect(gates[0].with?.baseline ?? gates[0].with?.['baseline-artifact']).toBeTruthy()
-    }
-  )
+  it.each([
+    'app-status-gate.yml',
+    'base-harness.yml',
+    'fork-gate.yml',
+    'main-history.yml',
+    'release-gate.yml',
+    'required-gate.yml',
+    'same-repo.yml'
+  ])('%s uses the gate with declared inputs only', (file) => {
+    const { wf } = load(file)
+    const gates = gateSteps(wf)
+    expect(gates).toHaveLength(1)
+    for (const key of Object.keys(gates[0].with ?? {})) expect(actionInputs).toContain(key)
+    expect(gates[0].with?.rules).toBeTruthy()
+    expect(gates[0].with?.candidate).toBeTruthy()
+    expect(gates[0].with?.baseline ?? gates[0].with?.['baseline-artifact']).toBeTruthy()
+  })
 
-  it('statuses: write is granted exactly where the gate creates a commit status (workflow_run under auto, or commit-status: true)', () => {
+  // Issue 33, item 4: every permission is one a feature the workflow turns on needs, and no other.
+  it('each job that runs the gate grants exactly the permissions its features need, read from its inputs and rules', () => {
     for (const file of files) {
       const { wf } = load(file)
-      const grants = [
-        wf.permissions,
-        ...Object.values(wf.jobs).map((j) => j.permissions as Record<string, string> | undefined)
-      ].some((p) => p?.statuses === 'write')
-      const gate = gateSteps(wf)[0]
-      const mode = (gate?.with?.['commit-status'] as string | undefined) ?? 'auto'
-      const posts = gate !== undefined && (mode === 'true' || (mode === 'auto' && 'workflow_run' in wf.on))
-      expect([file, grants]).toEqual([file, posts])
+      for (const [name, job] of Object.entries(wf.jobs)) {
+        const gate = job.steps.find((st) => st.uses?.startsWith('retrieval-gate/retrieval-gate@'))
+        const granted = (job.permissions ?? wf.permissions) as Record<string, string>
+        if (gate === undefined) {
+          // a job that only evaluates or builds may read the code, nothing more
+          expect([file, name, granted]).toEqual([file, name, { contents: 'read' }])
+          continue
+        }
+        expect([file, name, granted]).toEqual([file, name, neededBy(wf, job, gate)])
+      }
     }
+  })
+
+  it('every checkout leaves no credentials behind (persist-credentials: false), since PR code may run after it', () => {
+    for (const file of files)
+      for (const s of checkouts(steps(load(file).wf)))
+        expect([file, s.with?.['persist-credentials']]).toEqual([file, false])
+  })
+
+  it('a secret is used only in a job that runs nothing from the PR, behind an environment', () => {
+    for (const file of files) {
+      const { wf } = load(file)
+      for (const job of Object.values(wf.jobs)) {
+        if (!JSON.stringify(job.steps).includes('secrets.')) continue
+        expect([file, job.environment]).toEqual([file, 'retrieval-gate'])
+        expect(job.steps.some((st) => st.run !== undefined)).toBe(false)
+        expect(checkouts(job.steps)).toHaveLength(0)
+      }
+    }
+  })
+
+  it('app-status-gate.yml posts the status with a GitHub App token minted in the gate job, and its GITHUB_TOKEN cannot write statuses', () => {
+    const { wf } = load('app-status-gate.yml')
+    expect(wf.on.workflow_run).toEqual(load('fork-gate.yml').wf.on.workflow_run) // the default branch's copy runs
+    const job = wf.jobs.gate
+    expect(job.environment).toBe('retrieval-gate')
+    const app = job.steps.find((st) => st.uses?.startsWith('actions/create-github-app-token@'))
+    expect(app?.with).toMatchObject({ 'permission-statuses': 'write' })
+    expect(gateSteps(wf)[0].with?.['status-token']).toBe('${{ steps.app.outputs.token }}')
+    expect(wf.permissions.statuses).toBeUndefined()
+  })
+
+  it('required-gate.yml is base-harness.yml to be required by a ruleset: its run is the check, no status is posted', () => {
+    const { wf } = load('required-gate.yml')
+    expect(Object.keys(wf.on)).toEqual(['pull_request'])
+    expectBaseHarness(wf, { contents: 'read', 'pull-requests': 'write' })
+    expect(gateSteps(wf)[0].with?.['commit-status']).toBeUndefined() // auto: none on pull_request
   })
 
   it('same-repo.yml evaluates base and head in one pull_request job and may comment', () => {

@@ -57,6 +57,8 @@ export interface ExamFileSpec {
    * base commit (else the commit the run checked out), whatever the rules' source.
    */
   dated?: boolean
+  /** The rules key that counts looks on the commit it is read at (`reference.looks`): that commit must not move. */
+  fixed?: string
   /** The rules key that names it, for refusals. */
   key: string
 }
@@ -69,8 +71,10 @@ export interface ExamArtifactSpec {
   artifact: string
   workflow?: string
   file?: string
-  /** The branch or tag whose push runs may hold it (undefined: the default branch). */
-  branch?: string
+  /** The branch or tag whose push runs may hold it, as the rules write it (undefined: the default branch). */
+  ref?: string
+  /** The rules key that counts looks on its run's commit (`reference.looks`): the ref must be a tag. */
+  fixed?: string
   key: string
 }
 

@@ -46,7 +46,16 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
   config: (rules) => rules.reference,
   inputs: (r): InputSpec[] => [
     r.artifact === undefined
-      ? { role: 'exam', kind: 'file', name: ROWS, path: r.path, ref: r.ref, dated: true, key: 'reference.path' }
+      ? {
+          role: 'exam',
+          kind: 'file',
+          name: ROWS,
+          path: r.path,
+          ref: r.ref,
+          dated: true,
+          ...fixedFor(r),
+          key: 'reference.path'
+        }
       : {
           role: 'exam',
           kind: 'artifact',
@@ -54,7 +63,8 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
           artifact: r.artifact.name,
           workflow: r.artifact.workflow,
           file: r.artifact.file,
-          branch: r.artifact.ref,
+          ref: r.artifact.ref,
+          ...fixedFor(r),
           key: 'reference.artifact'
         },
     {
@@ -128,6 +138,11 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       evaluateBudget(check.rule, rules, reference, { filters: unit.slice, confidence: unit.comparison.confidence })
     )
   }
+}
+
+/** Looks are counted on the reference's commit: with reference.looks, that commit must be one that does not move. */
+function fixedFor(r: ReferenceRules): { fixed?: string } {
+  return r.looks === undefined ? {} : { fixed: 'reference.looks' }
 }
 
 function notRead(rules: { source: { file: string } }, r: ReferenceRules): InputError {

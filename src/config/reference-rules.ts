@@ -39,7 +39,7 @@ export const REFERENCE_RULES_PROPERTIES = {
         minLength: 1,
         maxLength: 255,
         description:
-          'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
+          'Tag, branch or commit the action reads path at (default: the base commit): refs/tags/NAME, refs/heads/NAME, a full commit sha, or a bare name that is either a tag or a branch (a name that is both is refused: write the full ref). The CLI reads --reference, or path in the working directory when no ref is given.'
       },
       looks: {
         type: 'integer',
@@ -73,7 +73,7 @@ export const REFERENCE_RULES_PROPERTIES = {
             minLength: 1,
             maxLength: 255,
             description:
-              'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.'
+              "The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag): refs/tags/NAME, refs/heads/NAME, or a bare name that is either (both: refused). A run counts only if its commit is the tag's, or on the branch's history; default: the default branch."
           },
           file: {
             type: 'string',
@@ -118,6 +118,7 @@ export function referenceRules(
       'ref applies to path, not to an artifact',
       'drop ref, or name the file with path and ref'
     )
+  if (r.looks !== undefined) fixedForLooks(r, fail)
   if (!checks.some((c) => c.budget !== undefined)) {
     fail(
       ['reference'],
@@ -141,6 +142,33 @@ export function referenceRules(
       }
     }
   }
+}
+
+/**
+ * `reference.looks` counts looks on the reference's commit, so that commit must not move: a tag or a full sha. A
+ * path without ref is read at each PR's base commit and an artifact without ref comes from the default branch's
+ * latest push run, both of which move with every merge (the count would restart each time), and so does a branch.
+ * A bare name that turns out to be a branch is refused when the action resolves it (src/github/input-source.ts).
+ */
+function fixedForLooks(r: RawReferenceRules['reference'] & object, fail: Fail): void {
+  const ref = r.artifact === undefined ? r.ref : r.artifact.ref
+  const key = r.artifact === undefined ? ['reference', 'ref'] : ['reference', 'artifact', 'ref']
+  if (ref === undefined)
+    fail(
+      ['reference', 'looks'],
+      r.artifact === undefined
+        ? "counts looks on the reference's commit, but reference.path has no ref: it is read at each PR's base commit, which moves with every merge, so the count would restart"
+        : "counts looks on the reference's commit, but reference.artifact has no ref: its run is the default branch's latest push, which moves with every merge, so the count would restart",
+      r.artifact === undefined
+        ? 'name the release by its tag (ref: refs/tags/v1.4) or a full commit sha, or drop looks'
+        : 'name the release tag whose push run uploads the rows (artifact: { ..., ref: refs/tags/v1.4 }), or drop looks'
+    )
+  else if (ref.startsWith('refs/heads/'))
+    fail(
+      key,
+      `is a branch, whose commit moves with every push, so the looks reference.looks counts on it would restart`,
+      `name the release by its tag (refs/tags/v1.4)${r.artifact === undefined ? ' or a full commit sha' : ''}, or drop looks`
+    )
 }
 
 /** One check as its margin, level and budget are read: they are judged against its metric, and refused at its key. */

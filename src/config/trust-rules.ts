@@ -64,25 +64,26 @@ export const TRUST_RULES_PROPERTIES = {
         additionalProperties: false,
         minProperties: 1,
         description:
-          'Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses, docs/trust.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.',
+          "Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses on the release's commit, docs/github.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.",
         properties: {
           max_per_pr: {
             type: 'integer',
             minimum: 1,
             description:
-              'Most gate runs per pull request that may grade the holdout; beyond it the checks on holdout queries are inconclusive, with the count. Counted in a ledger of commit statuses the pull request cannot reset; a ledger that cannot be read makes them inconclusive (holdout_looks_unknown).'
+              "Most gate runs per pull request that may grade the holdout, counted per head branch on the release's commit (a force-push, a rebase or the branch reopened as a new PR keeps its count); beyond it the checks on holdout queries are inconclusive, with the count. A ledger that cannot be read makes them inconclusive (holdout_looks_unknown)."
           },
           max_per_release: {
             type: 'integer',
             minimum: 1,
-            description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.'
+            description:
+              'Most gate runs, over every pull request since `release`, that may grade the holdout: the count no new branch restarts.'
           },
           release: {
             type: 'string',
             minLength: 1,
             maxLength: 255,
             description:
-              'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.'
+              "The tag (refs/tags/NAME, or a bare name that is a tag and not a branch) or full commit sha of the last release: every look is kept on its commit, which does not move (a PR's commits move with a force-push, its base commit with every merge). Required; the report counts the looks since the release even without max_per_release."
           }
         }
       }
@@ -215,13 +216,20 @@ export function trustRules(
     )
   }
   const looks = raw.dataset?.holdout_looks
-  if (looks !== undefined && (looks.max_per_release === undefined) !== (looks.release === undefined)) {
+  // The looks are kept on the release's commit, the one that does not move for what they count (the PR's commits
+  // move with a force-push, its base commit with every merge): no cap without it, and never a branch.
+  if (looks !== undefined && looks.release === undefined) {
     fail(
-      ['dataset', 'holdout_looks', looks.release === undefined ? 'max_per_release' : 'release'],
-      looks.release === undefined
-        ? 'max_per_release counts looks since a release, but names no release'
-        : 'release names where the looks of a release are kept, but no max_per_release caps them',
-      'give both: holdout_looks: { max_per_release: 20, release: v1.4 }'
+      ['dataset', 'holdout_looks'],
+      'caps the looks at the holdout, but names no release: the looks are kept on its commit, the one commit that does not move for what they count, so without it they could not be counted',
+      'add release: the tag of the last release (release: refs/tags/v1.4, or a full commit sha), e.g. holdout_looks: { max_per_pr: 5, max_per_release: 20, release: v1.4 }'
+    )
+  }
+  if (looks?.release?.startsWith('refs/heads/') === true) {
+    fail(
+      ['dataset', 'holdout_looks', 'release'],
+      'is a branch, whose commit moves with every push, so the looks kept on it would restart',
+      'name the release by its tag (refs/tags/v1.4) or a full commit sha'
     )
   }
   const cap = (c: RawCap, path: Array<string | number>): ShareCap => {

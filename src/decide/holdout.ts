@@ -12,8 +12,13 @@ import type { UnitResult } from './types.js'
 
 /** Looks counted before this run, as the caller found them. */
 export interface PriorLooks {
-  /** Gate runs of this PR that graded the holdout before this one (from the look ledger); null: not a pull request. */
+  /** Gate runs of this PR that graded the holdout before this one (from the look ledger); null: not counted. */
   thisPr: number | null
+  /**
+   * A pull request whose rules name no release (dataset.holdout_looks.release): no ledger counts its looks, since
+   * nothing that does not move could keep them; only this run's look is known.
+   */
+  unledgered?: boolean
   /** Looks since the release (dataset.holdout_looks.release) before this one; absent without a release. */
   release?: number
   /** Looks recorded by the past gate runs read as history (their reports' `holdout.looks.this_run` summed); undefined: history is off. */
@@ -34,8 +39,10 @@ export interface HoldoutAccount {
   queries: number
   /** 1 when this run graded the holdout, else 0. */
   thisRun: 0 | 1
-  /** Looks in this pull request, this run included; null outside a pull request. */
+  /** Looks in this pull request, this run included; null outside a pull request or without a ledger. */
   thisPr: number | null
+  /** A pull request without a look ledger (no release named): its earlier looks are not counted. */
+  unledgered: boolean
   /** Looks in the history read plus this PR's (or this run's); null when history is off. */
   total: number | null
   /** How many history reports the total sums (null when history is off). */
@@ -85,6 +92,7 @@ export function countHoldoutLooks(rules: Rules, table: PairedTable, prior: Prior
     queries,
     thisRun,
     thisPr,
+    unledgered: prior.unledgered === true,
     total: prior.history === undefined ? null : prior.history.looks + (thisPr ?? thisRun),
     historyReports: prior.history === undefined ? null : prior.history.reports,
     maxPerPr,

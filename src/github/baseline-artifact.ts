@@ -6,6 +6,7 @@ import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { apiErrorHint, describeApiError, type GitHubClient } from './octokit.js'
+import { isOnRef, type ResolvedRef } from './refs.js'
 import { checkName, readZip, ZipRefusal } from './zip.js'
 import { quote } from '../util/show.js'
 
@@ -39,8 +40,13 @@ export interface BaselineArtifactOptions {
   name: string
   /** The file inside the artifact (input baseline); empty: the artifact's only file. */
   fileInArtifact: string
-  /** The branch whose runs are searched (the PR's base branch, else the input or default branch); undefined: any branch or tag (a release workflow's runs on tags). */
-  branch?: string
+  /**
+   * The branch or tag whose push runs are searched (the PR's base branch, else the input or default branch; a
+   * reference's tag), resolved: a run counts only if its commit is the tag's or on the branch's history.
+   */
+  ref: ResolvedRef
+  /** The key that names the file inside the artifact, for the refusal when it holds several (default `baseline`). */
+  fileKey?: string
   /**
    * Runs that are the pull request's own, never searched: its head commit, and pushes to its head branch in
    * this repository (a push to a PR branch runs that branch's workflow files, which may upload anything).
@@ -97,7 +103,9 @@ interface ApiArtifact {
  * The baseline rows from artifact `name` of the latest successful run of the same workflow on the base branch,
  * with where it came from (run, commit, age) and warnings when it is older than allowed or was not built from
  * the PR's merge base or base commit. Runs triggered by pull requests (including fork PRs whose branch happens
- * to share the base branch's name) are never used: a baseline must come from the base branch itself.
+ * to share the base branch's name) are never used: a baseline must come from the base branch itself. Nor is a run
+ * whose commit is not on the ref (src/github/refs.ts): GitHub names a tag's runs like a branch's, so a tag called
+ * `main` on a contributor's commit has runs "on main" that are not.
  */
 export async function fetchBaselineArtifact(
   client: GitHubClient,
@@ -123,13 +131,14 @@ export async function fetchBaselineArtifact(
       )
     }
   }
-  const on = options.branch === undefined ? '' : ` on branch ${options.branch}`
+  const ref = options.ref
+  const on = ` on ${ref.full}`
   const runs = await api(`listing successful runs of workflow ${workflow}${on}`, async () => {
     const { data } = await client.rest.actions.listWorkflowRuns({
       owner: ctx.owner,
       repo: ctx.repo,
       workflow_id: workflow,
-      branch: options.branch,
+      branch: ref.name,
       status: 'success',
       per_page: 50
     })
@@ -140,7 +149,8 @@ export async function fetchBaselineArtifact(
     .filter(
       (r) =>
         r.id !== ctx.runId &&
-        (options.branch === undefined || r.head_branch === options.branch) &&
+        r.head_branch === ref.name &&
+        (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
         !r.event.startsWith('pull_request') &&
         (options.events === undefined || options.events.includes(r.event)) &&
         (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
@@ -153,6 +163,7 @@ export async function fetchBaselineArtifact(
     )
     .slice(0, RUNS_SEARCHED)
   let found: { run: ApiRun; artifact: ApiArtifact } | undefined
+  let offRef = 0
   for (const run of eligible) {
     const artifacts = await api(`listing the artifacts of run ${run.id}`, async () => {
       const { data } = await client.rest.actions.listWorkflowRunArtifacts({
@@ -173,18 +184,26 @@ export async function fetchBaselineArtifact(
       )
     }
     const artifact = live[0]
-    if (artifact) {
-      found = { run, artifact }
-      break
+    if (artifact === undefined) continue
+    // a run of a tag or branch that only shares the name: its commit is not on the ref
+    if (!(await api(`checking that run ${run.id} is on ${ref.full}`, () => isOnRef(client, ctx, ref, run.head_sha)))) {
+      offRef++
+      continue
     }
+    found = { run, artifact }
+    break
   }
   if (!found) {
     const runsWord = options.events === undefined ? 'non-PR runs' : `${options.events.join(' or ')} runs`
+    const skipped =
+      offRef === 0
+        ? ''
+        : `; ${offRef} ${offRef === 1 ? 'run holds it whose commit is' : 'runs hold it whose commits are'} not on ${ref.full} (a ref of the same name), never taken`
     throw new InputError(
       at,
-      `${options.where === undefined ? '' : `${label}: `}not found in the last ${eligible.length} successful ${runsWord} of workflow ${workflow}${on} (expired artifacts do not count)`,
+      `${options.where === undefined ? '' : `${label}: `}not found in the last ${eligible.length} successful ${runsWord} of workflow ${workflow}${on} (expired artifacts do not count${skipped})`,
       options.uploadHint ??
-        `upload it on pushes to ${options.branch ?? 'the branch or tag it is built from'} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
+        `upload it on pushes to ${ref.name} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
     )
   }
   const { run, artifact } = found
@@ -216,7 +235,7 @@ export async function fetchBaselineArtifact(
       id: artifact.id,
       runId: run.id,
       runUrl: run.html_url,
-      branch: options.branch ?? run.head_branch ?? '',
+      branch: ref.name,
       commit: run.head_sha,
       createdAt,
       ageSeconds
@@ -225,7 +244,7 @@ export async function fetchBaselineArtifact(
   const warnings: string[] = []
   if (options.maxAgeSeconds !== undefined && ageSeconds > options.maxAgeSeconds) {
     warnings.push(
-      `The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${options.branch}.`
+      `The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${ref.name}.`
     )
   }
   if (pr) warnings.push(...(await commitWarnings(client, ctx, pr, run.head_sha)))
@@ -308,6 +327,7 @@ async function extractOne(
   try {
     const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: ARTIFACT_MAX_ENTRIES })
     const wanted = options.fileInArtifact.replace(/^\.\//, '')
+    const fileKey = options.fileKey ?? 'baseline'
     if (wanted) checkName(wanted)
     const chosen = wanted ? files.find((f) => f.name === wanted) : files.length === 1 ? files[0] : undefined
     if (!chosen) {
@@ -320,8 +340,8 @@ async function extractOne(
         { file: label },
         wanted
           ? `holds no file ${quote(wanted)} (it holds: ${list || 'nothing'})`
-          : `holds ${files.length} files (${list || 'none'}), so baseline must name the one to use`,
-        "set baseline to the file's path inside the artifact"
+          : `holds ${files.length} files (${list || 'none'}), so ${fileKey} must name the one to use`,
+        `set ${fileKey} to the file's path inside the artifact`
       )
     }
     const outDir = await mkdtemp(path.join(options.tmpDir, 'baseline-'))

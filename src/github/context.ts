@@ -16,6 +16,8 @@ export interface GateContext {
   serverUrl: string
   /** This workflow run (GITHUB_RUN_ID); absent outside Actions. */
   runId?: number
+  /** Which attempt of the run this is (GITHUB_RUN_ATTEMPT: 1, then 2 for a re-run); absent outside Actions. */
+  runAttempt?: number
   /** The commit this run checked out (GITHUB_SHA: in pull_request events the test merge commit). */
   sha: string
   /** The repository's default branch, when the event says. */
@@ -84,6 +86,7 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
   const fullName = `${owner}/${repo}`
   const eventName = env.GITHUB_EVENT_NAME ?? ''
   const runId = Number(env.GITHUB_RUN_ID)
+  const runAttempt = Number(env.GITHUB_RUN_ATTEMPT)
   const ctx: GateContext = {
     eventName,
     owner,
@@ -91,6 +94,7 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
     apiUrl: env.GITHUB_API_URL || 'https://api.github.com',
     serverUrl: env.GITHUB_SERVER_URL || 'https://github.com',
     runId: Number.isSafeInteger(runId) && runId > 0 ? runId : undefined,
+    ...(Number.isSafeInteger(runAttempt) && runAttempt > 0 ? { runAttempt } : {}),
     sha: env.GITHUB_SHA ?? '',
     defaultBranch: str(repository.default_branch),
     workspace: env.GITHUB_WORKSPACE || process.cwd()

@@ -6,6 +6,7 @@ import { TOOL_NAME, VERSION } from '../version.js'
 import type { ApiRun, ArtifactDownloader } from './baseline-artifact.js'
 import type { GateContext } from './context.js'
 import { describeApiError, type GitHubClient } from './octokit.js'
+import { isOnRef, resolveRef, type ResolvedRef } from './refs.js'
 import { readZip, ZipRefusal } from './zip.js'
 import { quote } from '../util/show.js'
 
@@ -75,6 +76,14 @@ export async function fetchHistory(
     skipped: emptySkips(),
     notes: []
   }
+  let main: ResolvedRef
+  try {
+    // the branch by its full name: a tag named like it has runs "on" it that are not (src/github/refs.ts)
+    main = await resolveRef(client, ctx, { ref: `refs/heads/${options.branch}`, where: {}, accept: ['branch'] })
+  } catch (error) {
+    history.notes.push(`History could not be read: ${(error as Error).message}.`)
+    return history
+  }
   let runs: ApiRun[]
   try {
     let workflowId: number | string | undefined = options.workflow
@@ -110,8 +119,13 @@ export async function fetchHistory(
     )
     .slice(0, options.runs)
   const read: PastReport[] = []
+  let offRef = 0
   for (const run of eligible) {
     try {
+      if (!(await onBranch(client, ctx, main, run.head_sha))) {
+        offRef++
+        continue
+      }
       read.push(await readRun(client, ctx, run, options))
     } catch (error) {
       if (!(error instanceof Skip)) throw error
@@ -119,9 +133,26 @@ export async function fetchHistory(
       history.notes.push(`Run ${run.id} (commit ${run.head_sha.slice(0, 7)}): ${error.message}.`)
     }
   }
+  if (offRef > 0) {
+    history.notes.push(
+      `${offRef} ${offRef === 1 ? 'run' : 'runs'} named ${options.branch} whose commit is not on ${main.full} (a tag or branch of the same name) left out.`
+    )
+  }
   // The API lists newest first; the chart reads left to right, oldest first.
   history.reports = read.reverse()
   return history
+}
+
+/** Whether a run's commit is on the branch; a comparison that fails skips the run (history never fails). */
+async function onBranch(client: GitHubClient, ctx: GateContext, main: ResolvedRef, sha: string): Promise<boolean> {
+  try {
+    return await isOnRef(client, ctx, main, sha)
+  } catch (error) {
+    throw new Skip(
+      'unreadable',
+      `its commit could not be compared with ${main.full} (${describeApiError(error, 'comparing commits')})`
+    )
+  }
 }
 
 async function readRun(

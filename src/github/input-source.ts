@@ -14,9 +14,11 @@ import type { ArtifactDownloader } from './baseline-artifact.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { examAtBase } from './exam-files.js'
 import { fetchHistory, historyLooks } from './history.js'
-import { readAndRecordBudgetLook, readAndRecordLooks } from './look-ledger.js'
+import { readAndRecordBudgetLook, readAndRecordLooks, unknownLooks } from './look-ledger.js'
 import type { GitHubClient } from './octokit.js'
-import { readAtRef, resolveCommit, trustedArtifact } from './reference.js'
+import { quote } from '../util/show.js'
+import { readAtRef, trustedArtifact } from './reference.js'
+import { resolveRef, type ResolvedRef } from './refs.js'
 import { reportArtifactName } from './report-artifact.js'
 
 /** What the action's input source needs to know about the run. */
@@ -49,9 +51,11 @@ export interface ActionSourceProvenance {
 /**
  * The action's input source: the one place that decides where an exam input comes from.
  * - An exam file: with rules-from base in a pull request, the PR's base commit (contents API; the PR cannot edit
- *   its own exam); at `ref`, that tag or commit; otherwise (push runs, rules-from workspace) the checked-out file.
+ *   its own exam); at `ref`, that tag, branch or commit (resolved by its full name, src/github/refs.ts); otherwise
+ *   (push runs, rules-from workspace) the checked-out file.
  * - An exam artifact: the latest successful push run on the default branch (or the ref the rules name) of this
- *   repository, never a run a pull request or another branch could make.
+ *   repository whose commit is on that ref, never a run a pull request, another branch or a same-named ref could
+ *   make.
  * - Records: the look ledger (commit statuses, src/github/look-ledger.ts) and the default branch's history.
  * - Given files: the action's inputs, from the workspace.
  */
@@ -64,6 +68,14 @@ export function actionInputSource(
       ? examAtBase(client, ctx, pr, { tmpRoot: options.tmpRoot, workspace: ctx.workspace })
       : undefined
   const fetched = new Map<string, ReferenceProvenance>()
+  // the commits that do not move (a tag's, a full sha) of the inputs read at one: where their looks are counted
+  const fixedCommits = new Map<string, string>()
+  const notFixed = (spec: ExamFileSpec | ExamArtifactSpec, key: string, ref: ResolvedRef): InputError =>
+    new InputError(
+      { file: options.rulesFile, key: spec.fixed },
+      `counts looks on the reference's commit, but ${key} ${quote(spec.ref ?? ref.full)} is ${ref.full}, a branch, whose commit moves with every push: the count would restart`,
+      `name the release by its tag (${key}: refs/tags/v1.4)${spec.kind === 'file' ? ' or a full commit sha' : ''}, or drop ${spec.fixed}`
+    )
   let pastRead: Promise<Records['history']> | undefined
   // The default branch's history, read once per run (the holdout looks and the history section share it).
   const past = (rules: Rules): Promise<Records['history']> => (pastRead ??= readHistory(options, rules))
@@ -82,20 +94,29 @@ export function actionInputSource(
     async examFile(spec: ExamFileSpec): Promise<FetchedFile> {
       const path = spec.path as string
       if (spec.ref !== undefined || spec.dated === true) {
-        const ref = spec.ref ?? pr?.baseSha ?? ctx.sha
+        const c = needClient(spec.key, spec.name)
+        const key = `${spec.key.split('.')[0]}.ref`
+        const where = { file: options.rulesFile, key }
+        const base = pr?.baseSha ?? ctx.sha
+        // without a ref: the base commit as it is (already a commit, not a name to resolve)
+        const ref: ResolvedRef =
+          spec.ref === undefined
+            ? { kind: 'commit', name: base, full: base, sha: base }
+            : await resolveRef(c, ctx, { ref: spec.ref, where, accept: ['branch', 'tag', 'commit'] })
         const at = {
           path,
           ref,
-          shown: spec.ref ?? 'the base commit',
-          key: `${spec.key.split('.')[0]}.ref`,
+          written: spec.ref ?? base,
+          ...(spec.ref === undefined ? { shown: 'the base commit' } : {}),
+          key,
           rulesFile: options.rulesFile,
           label: labelOf(spec)
         }
-        const got = await readAtRef(needClient(spec.key, spec.name), ctx, pr, {
-          ...at,
-          tmpRoot: options.tmpRoot,
-          now: options.now
-        })
+        if (spec.fixed !== undefined && spec.ref !== undefined) {
+          if (ref.kind === 'branch') throw notFixed(spec, key, ref)
+          fixedCommits.set(spec.name, ref.sha)
+        }
+        const got = await readAtRef(c, ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
         fetched.set(spec.name, got.provenance)
         return got.file
       }
@@ -103,7 +124,18 @@ export function actionInputSource(
       return localFile(path)
     },
     async examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
-      const branch = spec.branch ?? ctx.defaultBranch ?? pr?.baseRef ?? 'main'
+      const c = needClient(spec.key, spec.name)
+      const where = { file: options.rulesFile, key: `${spec.key}.ref` }
+      // the rules' ref (a bare name: the branch or the tag of that name, refused when both exist), else the default branch
+      const ref = await resolveRef(c, ctx, {
+        ref: spec.ref ?? `refs/heads/${ctx.defaultBranch ?? pr?.baseRef ?? 'main'}`,
+        where,
+        accept: ['branch', 'tag']
+      })
+      if (spec.fixed !== undefined) {
+        if (ref.kind !== 'tag') throw notFixed(spec, where.key, ref)
+        fixedCommits.set(spec.name, ref.sha)
+      }
       const from = {
         artifact: spec.artifact,
         workflow: spec.workflow,
@@ -111,12 +143,12 @@ export function actionInputSource(
         key: spec.key,
         rulesFile: options.rulesFile
       }
-      const got = await trustedArtifact(needClient(spec.key, spec.name), ctx, pr, {
+      const got = await trustedArtifact(c, ctx, pr, {
         ...from,
         tmpRoot: options.tmpRoot,
         now: options.now,
         download: options.download,
-        branch
+        ref
       })
       fetched.set(spec.name, got.provenance)
       return got.file
@@ -128,7 +160,8 @@ export function actionInputSource(
         'budget-looks': async () => {
           const read = await readAndRecordBudgetLook(options.client, ctx, pr, {
             commentName: options.commentName,
-            commit: fetched.get('reference rows')?.commit,
+            // only a commit that does not move keeps a count (the rules and examFile refuse any other)
+            commit: fixedCommits.get('reference rows'),
             runUrl: runUrlOf(ctx)
           })
           if (read.warning !== undefined) options.warn(read.warning)
@@ -155,8 +188,9 @@ function labelOf(spec: ExamFileSpec): string {
 }
 
 /**
- * This PR's looks at the holdout before this run, from the ledger, recording this run's look (the rules grade the
- * holdout unless split is dev), plus the looks the default branch's history recorded (when the rules read history).
+ * This PR's looks at the holdout before this run, from the ledger on the release's commit, recording this run's look
+ * (the rules grade the holdout unless split is dev), plus the looks the default branch's history recorded (when the
+ * rules read history). Without a release named there is no ledger: nothing that does not move to keep them on.
  */
 async function looks(
   options: ActionSourceOptions,
@@ -165,29 +199,29 @@ async function looks(
 ): Promise<Records['holdout-looks']> {
   const d = rules.dataset
   if (d === undefined) return { thisPr: null }
-  let releaseCommit: string | undefined
-  if (d.holdoutRelease !== undefined && options.client !== undefined && options.pr !== undefined) {
-    releaseCommit = (
-      await resolveCommit(options.client, options.ctx, d.holdoutRelease, {
-        file: options.rulesFile,
-        key: 'dataset.holdout_looks.release'
-      })
-    ).sha
-  }
-  const runUrl = runUrlOf(options.ctx)
-  const read = await readAndRecordLooks(options.client, options.ctx, options.pr, {
-    commentName: options.commentName,
-    releaseCommit,
-    grades: d.split !== 'dev',
-    runUrl
-  })
-  if (read.warning !== undefined) options.warn(read.warning)
+  const { client, ctx, pr } = options
   const past = await readPast(rules)
-  return {
-    ...read.prior,
-    ...(read.release === null ? {} : { release: read.release }),
-    ...(past === undefined ? {} : { history: historyLooks(past) })
-  }
+  const history = past === undefined ? {} : { history: historyLooks(past) }
+  if (pr === undefined) return { thisPr: null, ...history }
+  if (d.holdoutRelease === undefined) return { thisPr: null, unledgered: true, ...history }
+  const read =
+    client === undefined
+      ? unknownLooks('no github-token was given, so the looks cannot be counted')
+      : await readAndRecordLooks(client, ctx, pr, {
+          commentName: options.commentName,
+          // a tag's commit or a full sha: the one commit that does not move for what the ledger counts
+          releaseCommit: (
+            await resolveRef(client, ctx, {
+              ref: d.holdoutRelease,
+              where: { file: options.rulesFile, key: 'dataset.holdout_looks.release' },
+              accept: ['tag', 'commit']
+            })
+          ).sha,
+          grades: d.split !== 'dev',
+          runUrl: runUrlOf(ctx)
+        })
+  if (read.warning !== undefined) options.warn(read.warning)
+  return { ...read.prior, ...(read.release === null ? {} : { release: read.release }), ...history }
 }
 
 async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<Records['history']> {

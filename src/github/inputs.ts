@@ -11,6 +11,8 @@ export interface ActionInputs {
   baseline: string
   candidate: string
   token: string
+  /** The token that creates the commit status (input status-token, e.g. a GitHub App's); empty: `token`. */
+  statusToken: string
   reportDir: string
   comment: CommentMode
   commentName: string
@@ -102,6 +104,7 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     baseline: baselineSeeds[0] ?? baseline,
     candidate: candidateSeeds[0],
     token: v('github-token'),
+    statusToken: v('status-token'),
     reportDir: v('report-dir') || 'retrieval-gate-report',
     comment,
     commentName,
@@ -125,7 +128,7 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
 }
 
 /**
- * The two inputs a commit status needs, read without refusing anything: when another input is unusable the
+ * The two inputs a commit status needs, and its token (status-token, else github-token), read without refusing anything: when another input is unusable the
  * run still reports `error` on the PR's head, so a required check does not wait forever. An invalid value of
  * either gives undefined (no status: its context or its wish is unknown).
  */
@@ -135,7 +138,8 @@ export function readStatusInputs(
   const mode = get('commit-status').trim() || 'auto'
   const commentName = get('comment-name').trim() || 'default'
   if (!(COMMIT_STATUS_MODES as readonly string[]).includes(mode) || !COMMENT_NAME.test(commentName)) return undefined
-  return { commitStatus: mode as CommitStatusMode, commentName, token: get('github-token').trim() }
+  const token = get('status-token').trim() || get('github-token').trim()
+  return { commitStatus: mode as CommitStatusMode, commentName, token }
 }
 
 /** The non-empty lines of a newline-separated input (one file per seed), trimmed. */

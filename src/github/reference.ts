@@ -1,13 +1,13 @@
 import { mkdir, mkdtemp, open } from 'node:fs/promises'
 import path from 'node:path'
 import type { FetchedFile } from '../readers/fetched.js'
-import { InputError } from '../errors.js'
 import type { ReferenceProvenance } from '../model/provenance.js'
 import { fetchBaselineArtifact, type ArtifactDownloader } from './baseline-artifact.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { MAX_EXAM_FILE_BYTES } from './exam-files.js'
-import { apiErrorHint, describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import type { GitHubClient } from './octokit.js'
 import { readAtCommit, repositoryPath } from './read-at-commit.js'
+import { commitDate, type ResolvedRef } from './refs.js'
 import { quote } from '../util/show.js'
 
 /** An exam file the action fetched from a ref or an artifact: the local copy, its shown name, and where it came from. */
@@ -29,10 +29,12 @@ interface AtRefOptions {
 export interface AtRefRequest extends AtRefOptions {
   /** The file's path in the repository. */
   path: string
-  /** The tag, branch or commit to read it at (e.g. the release tag v1.4). */
-  ref: string
-  /** The ref as messages and the provenance name it ("the base commit"); default `ref`. */
+  /** The tag, branch or commit to read it at (e.g. the release tag v1.4), resolved (src/github/refs.ts). */
+  ref: ResolvedRef
+  /** The ref as messages and the provenance name it ("the base commit"); default the ref as the rules wrote it. */
   shown?: string
+  /** The ref as the rules wrote it (`v1.4`, `refs/tags/v1.4`). */
+  written: string
   /** The rules key that names the ref: refusals point at it. */
   key: string
   rulesFile: string
@@ -41,10 +43,9 @@ export interface AtRefRequest extends AtRefOptions {
 }
 
 /**
- * Reads an exam file at a tag, branch or commit (`request.ref`, e.g. the release tag v1.4) through the contents API,
- * streamed and capped, after resolving the ref to its commit (whose date gives the file's age). Fails closed,
- * with what to do, when the ref does not exist or the file is not at it: a budget is never skipped because its
- * reference could not be read.
+ * Reads an exam file at a tag, branch or commit (`request.ref`, e.g. the release tag v1.4, already resolved to its
+ * commit) through the contents API, streamed and capped; the commit's date gives the file's age. Fails closed,
+ * with what to do, when the file is not at it: a budget is never skipped because its reference could not be read.
  */
 export async function readAtRef(
   client: GitHubClient,
@@ -57,10 +58,12 @@ export async function readAtRef(
     'the reference path',
     'name the rows file by its path in the repository, e.g. eval/release/rows.csv'
   )
-  const commit = await resolveCommit(client, ctx, request.ref, { file: request.rulesFile, key: request.key })
+  const where = { file: request.rulesFile, key: request.key }
+  const commit = { sha: request.ref.sha, date: await commitDate(client, ctx, request.ref.sha, where) }
+  const written = request.shown ?? request.written
   const shown =
-    request.shown === undefined || request.shown === request.ref
-      ? `${request.ref} (commit ${commit.sha.slice(0, 12)})`
+    request.shown === undefined
+      ? `${request.written} (commit ${commit.sha.slice(0, 12)})`
       : `commit ${commit.sha.slice(0, 12)}`
   const dir = await mkdtemp(path.join(request.tmpRoot, 'retrieval-gate-reference-'))
   const local = path.join(dir, path.posix.basename(repoPath))
@@ -78,7 +81,7 @@ export async function readAtRef(
       at: { sha: commit.sha, label: shown },
       missing: {
         message: `is not at ${shown}, so the budget against the reference ${quote(request.label)} cannot be computed`,
-        hint: `commit the release's per-query rows at ${request.shown ?? request.ref}, or point reference.ref at the tag that has them`
+        hint: `commit the release's per-query rows at ${written}, or point reference.ref at the tag that has them`
       },
       onChunk: async (chunk) => {
         await handle.write(chunk)
@@ -96,7 +99,7 @@ export async function readAtRef(
     provenance: {
       from: 'ref',
       file: repoPath,
-      ref: request.shown ?? request.ref,
+      ref: written,
       commit: commit.sha,
       ...(commit.date === undefined ? {} : { date: commit.date, ageSeconds })
     }
@@ -115,15 +118,16 @@ export interface TrustedArtifactRequest extends AtRefOptions {
   key: string
   rulesFile: string
   download: ArtifactDownloader
-  /** The branch (or tag) whose push runs may hold it: the rules' ref, else the default branch. */
-  branch: string
+  /** The branch (or tag) whose push runs may hold it: the rules' ref, else the default branch, resolved. */
+  ref: ResolvedRef
 }
 
 /**
- * An exam file from an artifact of a trusted run: the latest successful **push** run of `workflow` on `branch`
- * (the default branch, or the ref the rules name) in this repository. A run of another branch, a dispatched or
- * scheduled run, a fork's, a pull request's own pushes, or anything a pull request triggered is never used: a
- * contributor who can push a branch must not be able to upload the exam. Refusals name the rules key.
+ * An exam file from an artifact of a trusted run: the latest successful **push** run of `workflow` on `ref`
+ * (the default branch, or the ref the rules name) in this repository whose commit is the tag's or on the branch's
+ * history. A run of another branch, of a tag or branch that only shares the name, a dispatched or scheduled run, a
+ * fork's, a pull request's own pushes, or anything a pull request triggered is never used: a contributor who can
+ * push a branch or a tag must not be able to upload the exam. Refusals name the rules key.
  */
 export async function trustedArtifact(
   client: GitHubClient,
@@ -136,11 +140,12 @@ export async function trustedArtifact(
     name: request.artifact,
     fileInArtifact: request.file ?? '',
     workflow: request.workflow,
-    branch: request.branch,
+    ref: request.ref,
+    fileKey: `${request.key}.file`,
     events: ['push'],
     label: `${request.key} “${request.artifact}”`,
     where: { file: request.rulesFile, key: request.key },
-    uploadHint: `upload it from a workflow run on push to ${request.branch} (actions/upload-artifact with name: ${request.artifact}), or name the rows by path and ref instead`,
+    uploadHint: `upload it from a workflow run on push to ${request.ref.full} (actions/upload-artifact with name: ${request.artifact}), or name the rows by path and ref instead`,
     // never the PR's own pushes: the PR must not supply its exam
     notFrom: pr && { sha: pr.runHeadSha, branch: pr.isFork ? undefined : pr.headRef },
     tmpDir: dir,
@@ -158,30 +163,5 @@ export async function trustedArtifact(
       ageSeconds: a.ageSeconds,
       artifact: { name: a.name, id: a.id, runId: a.runId, runUrl: a.runUrl }
     }
-  }
-}
-
-/** The commit a tag, branch or sha names, with its committer date (GET /repos/{owner}/{repo}/commits/{ref}). */
-export async function resolveCommit(
-  client: GitHubClient,
-  ctx: GateContext,
-  ref: string,
-  where: { file: string; key: string }
-): Promise<{ sha: string; date: string | undefined }> {
-  try {
-    const { data } = await client.rest.repos.getCommit({ owner: ctx.owner, repo: ctx.repo, ref, per_page: 1 })
-    return { sha: data.sha, date: data.commit.committer?.date ?? data.commit.author?.date ?? undefined }
-  } catch (error) {
-    if (statusOf(error) === 404 || statusOf(error) === 422)
-      throw new InputError(
-        where,
-        `${quote(ref)} is not a tag, branch or commit of ${ctx.owner}/${ctx.repo}`,
-        'name the tag of the last release (e.g. v1.4), as it is in the repository'
-      )
-    throw new InputError(
-      where,
-      describeApiError(error, `resolving the reference ref ${quote(ref)}`),
-      `the reference could not be read, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`
-    )
   }
 }

@@ -1,5 +1,5 @@
 import { aggregatesMeta, coverageStats, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
-import type { Rules } from '../config/types.js'
+import type { MetricRule, Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
 import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
@@ -406,6 +406,13 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
           `Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`
         )
     for (const [check, m] of size.checks) if (!cell.regressions[m].has(check)) lacking(`regressions:${check}`)
+    checkSumsAgree(cell, {
+      at,
+      file: size.label,
+      metrics: [...rules.metrics.values()],
+      baselineRows: shard.coverage.get('baseline_rows')?.count ?? 0,
+      resampled: size.resampled
+    })
     let set = values.get(cell.family)
     if (!set) values.set(cell.family, (set = new Set()))
     set.add(cell.value)
@@ -416,6 +423,136 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
         'slice by an attribute with fewer values (the same cap as for rows)'
       )
   }
+}
+
+/**
+ * Slack for sums a warehouse adds in floating point, in its own order: the checks below catch sums that no set of
+ * rows could give, not rounding (a double's relative error is 1.1e-16 per addition).
+ */
+const SUMS_SLACK = 1e-6
+/** An absolute slack beside it, for sums that should be 0. */
+const SUMS_TINY = 1e-9
+/**
+ * Most queries one cell of one shard may count: the counts of {@link MAX_SHARDS} such cells still add up exactly in
+ * a double (10^4 x 10^11 = 10^15 < 2^53, about 9.0 x 10^15).
+ */
+const MAX_CELL_QUERIES = 1e11
+
+/** What the consistency of one cell is judged against, and how a refusal names it. */
+interface CellSite {
+  /** `shard "s0", family 0 = "new"`: the cell in messages. */
+  at: string
+  file: string
+  /** The rules' metrics, in order: their declared ranges bound the sums. */
+  metrics: readonly MetricRule[]
+  /** The shard's coverage count of baseline rows: no cell pairs more queries than that. */
+  baselineRows: number
+  resampled: boolean
+}
+
+/**
+ * The sums of one cell agree with each other as the sums of one set of n paired rows must, or the aggregates are
+ * refused with the file and the key: every count and sum is the job's own statement (docs/trust.md, "Warehouse
+ * aggregates"), and a count of 2^53 - 1 queries, more wins than queries or a negative sum of squares is no
+ * statement about any rows. Checked: n within {@link MAX_CELL_QUERIES} and the shard's baseline rows; wins +
+ * losses, gained + lost and each regression count at most n; |sum| at most sum_abs; m2 at least 0; with a declared
+ * range [lo, hi] (width w): sum_abs at most n w, sum_baseline and sum_candidate within [n lo, n hi], sum equal to
+ * sum_candidate - sum_baseline, m2 at most w sum_abs and |m3| at most 2 w m2; a histogram's counts adding up to n
+ * and its values to sum and sum_abs (each within the range); each sign pattern's sum at most sum_abs.
+ */
+function checkSumsAgree(cell: Cell, site: CellSite): void {
+  const n = cell.n as number
+  const refuse = (key: string, problem: string): never => {
+    throw new InputError({ file: site.file, key }, `${site.at}: ${problem}`, HINT)
+  }
+  if (n > MAX_CELL_QUERIES)
+    refuse('sums n', `counts ${n} queries, more than ${MAX_CELL_QUERIES} (the most one shard's cell may count)`)
+  if (n > site.baselineRows)
+    refuse(
+      'sums n',
+      `counts ${n} queries, more than the shard's ${site.baselineRows} baseline rows (coverage baseline_rows)`
+    )
+  const near = (x: number, y: number, scale: number): boolean => Math.abs(x - y) <= SUMS_SLACK * scale + SUMS_TINY
+  site.metrics.forEach((metric, m) => {
+    const s = (stat: (typeof METRIC_STATS)[number]): number =>
+      cell.stats[m * METRIC_STATS.length + METRIC_STATS.indexOf(stat)]
+    const of = `of ${quote(metric.name)}`
+    const [sum, abs, sb, sc, m2, m3] = [s('sum'), s('sum_abs'), s('sum_baseline'), s('sum_candidate'), s('m2'), s('m3')]
+    if (s('wins') + s('losses') > n)
+      refuse(
+        'sums wins, losses',
+        `wins ${s('wins')} and losses ${s('losses')} ${of} add up to more than its ${n} queries`
+      )
+    if (s('gained') + s('lost') > n)
+      refuse(
+        'sums gained, lost',
+        `gained ${s('gained')} and lost ${s('lost')} ${of} add up to more than its ${n} queries`
+      )
+    for (const [check, c] of cell.regressions[m])
+      if (c > n) refuse(`sums regressions:${check}`, `${c} regressed queries ${of}, more than its ${n} queries`)
+    if (abs < 0) refuse('sums sum_abs', `sum_abs ${abs} ${of} is negative, and it is a sum of absolute values`)
+    if (Math.abs(sum) > abs * (1 + SUMS_SLACK) + SUMS_TINY)
+      refuse('sums sum, sum_abs', `|sum| ${Math.abs(sum)} ${of} is larger than sum_abs ${abs}`)
+    if (m2 < 0) refuse('sums m2', `m2 ${m2} ${of} is negative, and it is a sum of squares`)
+    const mc2 = s('m2_candidate')
+    if (mc2 < 0) refuse('sums m2_candidate', `m2_candidate ${mc2} ${of} is negative, and it is a sum of squares`)
+    const range = metric.range
+    const w = range === undefined ? undefined : range[1] - range[0]
+    if (range !== undefined && w !== undefined) {
+      const big = n * Math.max(Math.abs(range[0]), Math.abs(range[1]))
+      if (abs > n * w * (1 + SUMS_SLACK) + SUMS_TINY)
+        refuse('sums sum_abs', `sum_abs ${abs} ${of} is more than its ${n} queries times the width ${w} of its range`)
+      for (const [stat, x] of [
+        ['sum_baseline', sb],
+        ['sum_candidate', sc]
+      ] as const)
+        if (x < n * range[0] - SUMS_SLACK * big - SUMS_TINY || x > n * range[1] + SUMS_SLACK * big + SUMS_TINY)
+          refuse(
+            `sums ${stat}`,
+            `${stat} ${x} ${of} is outside ${n} queries times its range [${range[0]}, ${range[1]}]`
+          )
+      if (!near(sum, sc - sb, big))
+        refuse('sums sum', `sum ${sum} ${of} is not sum_candidate - sum_baseline (${sc - sb})`)
+      if (m2 > w * abs * (1 + SUMS_SLACK) + SUMS_TINY)
+        refuse('sums m2', `m2 ${m2} ${of} is more than the width ${w} of its range times sum_abs ${abs}`)
+      if (Math.abs(m3) > 2 * w * m2 * (1 + SUMS_SLACK) + SUMS_TINY)
+        refuse('sums m3', `|m3| ${Math.abs(m3)} ${of} is more than twice the width ${w} of its range times m2 ${m2}`)
+      // The candidate's values lie within a width w: their squared deviations at most n (w/2)^2, the cubed w times those.
+      if (mc2 > (n * w * w) / 4 + SUMS_SLACK * big * w + SUMS_TINY)
+        refuse(
+          'sums m2_candidate',
+          `m2_candidate ${mc2} ${of} is more than ${n} queries' spread within its range allows`
+        )
+      if (Math.abs(s('m3_candidate')) > w * mc2 * (1 + SUMS_SLACK) + SUMS_TINY)
+        refuse(
+          'sums m3_candidate',
+          `|m3_candidate| ${Math.abs(s('m3_candidate'))} ${of} is more than the width ${w} of its range times m2_candidate ${mc2}`
+        )
+    }
+    const h = cell.histogram[m]
+    if (h !== null) {
+      let count = 0
+      let hSum = 0
+      let hAbs = 0
+      for (const [v, c] of h) {
+        if (w !== undefined && Math.abs(v) > w * (1 + SUMS_SLACK))
+          refuse('histogram', `the histogram value ${v} ${of} is a larger change than the width ${w} of its range`)
+        count += c
+        hSum += v * c
+        hAbs += Math.abs(v) * c
+      }
+      if (count !== n) refuse('histogram', `the histogram counts ${of} add up to ${count}, not its ${n} queries`)
+      if (!near(hSum, sum, abs) || !near(hAbs, abs, abs))
+        refuse(
+          'histogram',
+          `the histogram ${of} adds up to ${hSum} (absolute ${hAbs}), not sum ${sum} (sum_abs ${abs})`
+        )
+    }
+    if (site.resampled)
+      for (const x of cell.minus[m])
+        if (Math.abs(x) > abs * (1 + SUMS_SLACK) + SUMS_TINY)
+          refuse('signs minus', `a sign pattern's sum ${x} ${of} is larger than sum_abs ${abs}`)
+  })
 }
 
 function mergeCoverage(parts: ReadonlyArray<Map<string, AggregateCount>>): Map<string, AggregateCount> {

@@ -1,5 +1,5 @@
 import type { ShareCap } from '../config/types.js'
-import { describeDifference } from '../trust/comparability.js'
+import { describeDifferences } from '../trust/comparability.js'
 import type { CapBreach, GuardReason } from '../trust/trust.js'
 import { percent } from './format.js'
 import { judgeGuardSentence } from './judge.js'
@@ -14,7 +14,7 @@ export function guardSentence(reason: GuardReason): string {
     case 'comparable':
       return `${reason.mustMatch.join(', ')} match`
     case 'not_comparable':
-      return `not comparable: ${reason.mismatches.map(describeDifference).join('; ')}`
+      return `not comparable: ${describeDifferences(reason.mismatches)}`
     case 'unjudged_within':
       return `${unjudgedNumbers(reason)}; within ${limits(reason.cap)}`
     case 'unjudged_above':

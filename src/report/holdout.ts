@@ -23,12 +23,14 @@ export function holdoutSentence(h: HoldoutAccount): string {
   const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`
   const pr =
     h.thisPr === null
-      ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)'
+      ? h.unledgered
+        ? 'once by this run (its earlier looks in this PR are not counted: no dataset.holdout_looks.release names the commit a look ledger is kept on)'
+        : 'once by this run (outside a pull request; in one, every look is counted in the look ledger)'
       : `${times(h.thisPr)} in this PR, this run included${cap}`
   const release =
     h.thisRelease === null
       ? ''
-      : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`
+      : `, ${times(h.thisRelease)} since the release${h.maxPerRelease === null ? '' : ` (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`}`
   const total =
     h.total === null
       ? ''
@@ -62,7 +64,10 @@ export function holdoutJson(h: HoldoutAccount): Record<string, unknown> {
     queries: h.queries,
     looks: { this_run: h.thisRun, this_pr: h.thisPr, total: h.total, history_reports: h.historyReports },
     max_per_pr: h.maxPerPr,
-    ...(h.maxPerRelease === null ? {} : { this_release: h.thisRelease, max_per_release: h.maxPerRelease }),
+    // the looks since the release, whenever one is named (its ledger is where every look is kept)
+    ...(h.maxPerRelease === null && h.thisRelease === null
+      ? {}
+      : { this_release: h.thisRelease, max_per_release: h.maxPerRelease }),
     exceeded: h.exceeded,
     ...(h.unknown === null ? {} : { unknown: h.unknown })
   }

@@ -11,6 +11,7 @@ import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
 import { jsonNumbers } from '../util/json-number.js'
 import { resamplingLaw } from './resampling.js'
+import { firstListed } from './listed.js'
 
 const num = jsonNumber
 
@@ -171,8 +172,11 @@ export function toJsonReport(result: GateResult): string {
       baseline_rows: coverage.baselineRows,
       candidate_rows: coverage.candidateRows,
       paired: coverage.paired,
-      only_in_baseline: coverage.onlyInBaseline,
-      only_in_candidate: coverage.onlyInCandidate,
+      // answer-grown lists: the first ids (sorted) and how many there are (src/report/listed.ts)
+      only_in_baseline: firstListed(coverage.onlyInBaseline),
+      only_in_baseline_count: coverage.onlyInBaseline.length,
+      only_in_candidate: firstListed(coverage.onlyInCandidate),
+      only_in_candidate_count: coverage.onlyInCandidate.length,
       candidate_only_ignored: coverage.candidateOnlyIgnored,
       attributes: {
         from: 'baseline',

@@ -8,6 +8,7 @@ import type { Decision } from '../decide/evaluate.js'
 import { guardSentence } from './guard-words.js'
 import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
 import { shownSliceRows } from './slice-rows.js'
+import { firstListed, MAX_LISTED } from './listed.js'
 
 /**
  * A change of a ranking measure computed from runs (always in [0, 1]) in a table cell: points, as every change of
@@ -27,7 +28,15 @@ const pct = (x: number): string => percent(x, 1)
 const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
 const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
-/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
+/** The row that counts the fields a list left out (a manifest may hold any number of them). */
+function more(total: number, what: string): Array<{ aspect: string; status: 'differs'; detail: string }> {
+  const left = total - MAX_LISTED
+  return left > 0
+    ? [{ aspect: `${left} more ${left === 1 ? 'field' : 'fields'}`, status: 'differs', detail: `${what}: not listed` }]
+    : []
+}
+
+/** Entries for GateResult.comparability: every manifest field compared (at most {@link MAX_LISTED} of each kind), then the unjudged shares. */
 export function comparabilityEntries(
   trust: TrustResult
 ): Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> {
@@ -39,16 +48,19 @@ export function comparabilityEntries(
       if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
         out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' })
     }
-    for (const m of c.mismatches)
+    for (const m of firstListed(c.mismatches))
       out.push({
         aspect: m.path,
         status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs',
         detail: `must match (not comparable): ${describeDifference(m)}`
       })
-    for (const w of c.warnings)
+    out.push(...more(c.mismatches.length, 'must match (not comparable)'))
+    for (const w of firstListed(c.warnings))
       out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` })
-    for (const a of c.allowed)
+    out.push(...more(c.warnings.length, 'comparability warning'))
+    for (const a of firstListed(c.allowed))
       out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` })
+    out.push(...more(c.allowed.length, 'allowed to differ'))
   }
   const p = trust.pooling
   if (p !== null) {
@@ -283,9 +295,13 @@ export function trustJson(
             sides: Object.fromEntries(c.sides),
             must_match: c.mustMatch,
             comparable: c.comparable,
-            mismatches: c.mismatches.map(diff),
-            warnings: c.warnings.map(diff),
-            allowed: c.allowed.map(diff)
+            // a candidate's manifest may hold any number of fields: the first differences and their count
+            mismatches: firstListed(c.mismatches).map(diff),
+            mismatches_count: c.mismatches.length,
+            warnings: firstListed(c.warnings).map(diff),
+            warnings_count: c.warnings.length,
+            allowed: firstListed(c.allowed).map(diff),
+            allowed_count: c.allowed.length
           },
     pooling:
       p === null

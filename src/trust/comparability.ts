@@ -77,3 +77,13 @@ export function compareManifests(
 export function describeDifference(d: FieldDifference): string {
   return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`
 }
+
+/** How many differences a sentence names: a candidate's manifest may hold any number of fields. */
+const NAMED_DIFFERENCES = 5
+
+/** The first differences, `; `-separated, and how many more there are: a sentence whose length the answer cannot grow. */
+export function describeDifferences(list: readonly FieldDifference[]): string {
+  const named = list.slice(0, NAMED_DIFFERENCES).map(describeDifference).join('; ')
+  const left = list.length - NAMED_DIFFERENCES
+  return left > 0 ? `${named}; and ${left} more ${left === 1 ? 'field' : 'fields'}` : named
+}

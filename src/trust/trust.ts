@@ -6,7 +6,7 @@ import type { ParsedMeasure } from '../config/measures.js'
 import type { Qrels } from '../model/qrels.js'
 import {
   compareManifests,
-  describeDifference,
+  describeDifferences,
   type ComparabilityResult,
   type FieldDifference
 } from './comparability.js'
@@ -299,11 +299,10 @@ export function judgePublishable(
   }
   if (comparability === null) unchecked.push('snapshot comparability (no manifests given)')
   else {
-    if (!comparability.comparable)
-      reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`)
+    if (!comparability.comparable) reasons.push(`not comparable: ${describeDifferences(comparability.mismatches)}`)
     if (comparability.warnings.length > 0)
       reasons.push(
-        `comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`
+        `comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${describeDifferences(comparability.warnings)}`
       )
   }
   // A result is publishable only when every condition was checked and held: what could not be checked
