@@ -97,3 +97,11 @@ export const DIALECTS: Record<Dialect, DialectText> = {
     materialized: ''
   }
 }
+
+/**
+ * A rules number as the engine's double, exactly: the shortest text that reads back as it (JavaScript's) cast
+ * from a string, which every engine rounds correctly (a bare 0.01 is a DECIMAL in DuckDB and BigQuery).
+ */
+export function doubleIn(d: DialectText, x: number): string {
+  return `CAST(${d.literal(String(x))} AS ${d.double})`
+}

@@ -1,7 +1,8 @@
 import { aggregatesMeta, familyAttributes, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import { DIALECTS, type Dialect, type DialectText } from './sql-dialects.js'
+import { DIALECTS, doubleIn, type Dialect, type DialectText } from './sql-dialects.js'
+import { coverageSql } from './warehouse-coverage.js'
 import { HASH_M1, HASH_M2, HASH_STEP, POISSON_THRESHOLDS, seedKeys } from './poisson-weights.js'
 import { HISTOGRAM_MAX_VALUES, POISSON_FROM_UNITS } from './resampling.js'
 
@@ -115,8 +116,8 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map(metricColumn)]
   // Under missing: zero a missing value (and every value of a query the candidate dropped) is the metric's fill.
   const zero = rules.queries.missing === 'zero'
-  const fill = (k: number): string => (zero ? `COALESCE(c.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `c.m${k}`)
-  const base = (k: number): string => (zero ? `COALESCE(b.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `b.m${k}`)
+  const fill = (k: number): string => (zero ? `COALESCE(c.m${k}, ${doubleIn(d, metrics[k].fill ?? 0)})` : `c.m${k}`)
+  const base = (k: number): string => (zero ? `COALESCE(b.m${k}, ${doubleIn(d, metrics[k].fill ?? 0)})` : `b.m${k}`)
   // The pairs: the baseline's queries (the exam) with the candidate's values; d = candidate - baseline, as IEEE doubles.
   const p = [
     'b.id AS id',
@@ -165,7 +166,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     ]),
     ...thresholds.map(
       (t, i) =>
-        `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`
+        `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${doubleIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`
     )
   ]
   const moments = idx.flatMap((k) => [
@@ -241,76 +242,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     ['sums', withSums ? 'all' : 'histograms'],
     ['dialect', options.dialect]
   ]
-  // Ids on one side only by an anti-join (NOT EXISTS), which every engine plans as a hash or sort-merge join: NOT IN
-  // (SELECT id ...) is null-aware, which Spark plans as a broadcast of every id to every worker (and a NULL id on the
-  // other side would make it count nothing). A NULL id is counted apart, as missing_ids.
-  const onlyIn = (side: 'b' | 'c', other: 'b' | 'c'): string =>
-    `${side}.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${other} AS x WHERE x.id = ${side}.id)`
-  const coverage: Array<[string, string, string]> = [
-    ['baseline_rows', '(SELECT COUNT(*) FROM b)', d.literal('')],
-    ['candidate_rows', '(SELECT COUNT(*) FROM c)', d.literal('')],
-    [
-      'baseline_repeated',
-      '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)',
-      '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'
-    ],
-    [
-      'candidate_repeated',
-      '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)',
-      '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'
-    ],
-    [
-      'only_in_baseline',
-      `(SELECT COUNT(*) FROM b WHERE ${onlyIn('b', 'c')})`,
-      `(SELECT MIN(b.id) FROM b WHERE ${onlyIn('b', 'c')})`
-    ],
-    [
-      'only_in_candidate',
-      `(SELECT COUNT(*) FROM c WHERE ${onlyIn('c', 'b')})`,
-      `(SELECT MIN(c.id) FROM c WHERE ${onlyIn('c', 'b')})`
-    ],
-    [
-      'missing_ids',
-      '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)',
-      d.literal('')
-    ],
-    ...attrs.map((a): [string, string, string] => [
-      `missing_attribute:${a}`,
-      `(SELECT COUNT(*) FROM b WHERE b.${attrCol.get(a) as string} IS NULL)`,
-      `(SELECT MIN(id) FROM b WHERE b.${attrCol.get(a) as string} IS NULL)`
-    ]),
-    ...idx.flatMap((k): Array<[string, string, string]> =>
-      (['b', 'c'] as const).flatMap((side): Array<[string, string, string]> => {
-        const m = metrics[k]
-        const name = `${side === 'b' ? 'baseline' : 'candidate'}:${m.name}`
-        const bad = [
-          d.nonFinite(`m${k}`),
-          ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []),
-          ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])
-        ].join(' OR ')
-        // The candidate's values of the exam's queries only (a candidate-only query is never compared).
-        const exam = side === 'c' ? ' AND EXISTS (SELECT 1 FROM b AS x WHERE x.id = c.id)' : ''
-        // Filled: the exam's queries whose value is missing on this side, a query the candidate dropped included.
-        const filled =
-          side === 'b'
-            ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)`
-            : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`
-        return [
-          [
-            `missing_value:${name}`,
-            `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`,
-            `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`
-          ],
-          [
-            `invalid_value:${name}`,
-            `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`,
-            `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`
-          ],
-          [`filled:${name}`, filled, d.literal('')]
-        ]
-      })
-    )
-  ]
+  const coverage = coverageSql(d, { metrics, attributes: attrs.map((a) => [a, attrCol.get(a) as string]) })
   // A shard's histogram of a subset's column when it has few values in all (the gate checks the share of the subset's queries).
   const histogramRows = `SELECT h.g, h.v, h.s, h.mk, h.dv, h.cnt FROM hist AS h JOIN histsize AS z ON h.g = z.g AND h.v = z.v AND h.mk = z.mk WHERE z.vals <= ${HISTOGRAM_MAX_VALUES}`
   const ctes = [
@@ -327,7 +259,8 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
     ...(withSums
       ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`]
-      : [])
+      : []),
+    ...coverage.ctes
   ]
   const none = d.literal('')
   const selects = [
@@ -343,18 +276,20 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
         y: '0'
       })
     ),
-    ...coverage.map(([k, count, example]) =>
-      out('coverage', {
-        family: '0',
-        value: `COALESCE(${example}, '')`,
-        stratum: none,
-        metric: none,
-        stat: d.literal(k),
-        slot: '0',
-        x: count,
-        y: '0'
-      })
-    ),
+    // The coverage counts, unpivoted from their one-row relations by an index (each relation computed once).
+    `${out('coverage', {
+      family: '0',
+      value: `COALESCE(CASE ci.i ${coverage.rows.flatMap((r, i) => (r.example === null ? [] : [`WHEN ${i} THEN ${r.example}`])).join(' ')} END, '')`,
+      stratum: none,
+      metric: none,
+      stat: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${d.literal(r.stat)}`).join(' ')} END`,
+      slot: '0',
+      x: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${r.count}`).join(' ')} END`,
+      y: '0'
+    })} FROM ${coverage.from} CROSS JOIN ${d.list(
+      'i',
+      coverage.rows.map((_, i) => i)
+    )} AS ci`,
     `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: d.literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
     `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
       'i',
@@ -381,14 +316,6 @@ WITH
 ${ctes.join(',\n')}
 ${selects.join('\nUNION ALL\n')}
 `
-}
-
-/**
- * A rules number as the engine's double, exactly: the shortest text that reads back as it (JavaScript's) cast
- * from a string, which every engine rounds correctly (a bare 0.01 is a DECIMAL in DuckDB and BigQuery).
- */
-function numberIn(d: DialectText, x: number): string {
-  return `CAST(${d.literal(String(x))} AS ${d.double})`
 }
 
 /** What the SQL path does not compute yet: refused with the key, never silently approximated. */
