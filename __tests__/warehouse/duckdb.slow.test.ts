@@ -496,6 +496,21 @@ describe('refusals', () => {
       { stat: 'only_in_baseline', x: 1, value: 'q00007' }
     ])
   })
+  it('a NaN in a metric is refused naming the metric and the query, as the rows path refuses it (no NaN sum)', async () => {
+    const sql = await cli([
+      'sql',
+      '--rules',
+      at('plain.yml'),
+      '--baseline',
+      glob('baseline'),
+      '--candidate',
+      `(SELECT * REPLACE (CASE WHEN query_id = 'q00042' THEN CAST('NaN' AS DOUBLE) ELSE judge END AS judge) FROM ${glob('candidate')})`
+    ])
+    await con.run(`COPY (${sql.stdout}) TO '${at('nan.parquet')}' (FORMAT parquet)`)
+    const r = await gate('plain.yml', 'nan.parquet')
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/judge.*"q00042"/s)])
+    expect(r.stderr).not.toMatch(/not a finite number/)
+  })
   it('the rows and the aggregates are not given together', async () => {
     const r = await cli([
       'gate',

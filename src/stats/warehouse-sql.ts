@@ -116,8 +116,13 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map(metricColumn)]
   // Under missing: zero a missing value (and every value of a query the candidate dropped) is the metric's fill.
   const zero = rules.queries.missing === 'zero'
-  const fill = (k: number): string => (zero ? `COALESCE(c.m${k}, ${doubleIn(d, metrics[k].fill ?? 0)})` : `c.m${k}`)
-  const base = (k: number): string => (zero ? `COALESCE(b.m${k}, ${doubleIn(d, metrics[k].fill ?? 0)})` : `b.m${k}`)
+  // A value that is not finite is counted in coverage (invalid_value, with its query), which the gate refuses with
+  // the query named; in the sums it is 0, so no NaN reaches a sum and the refusal is that one, not an unreadable sum.
+  const finite = (x: string): string => `CASE WHEN ${d.nonFinite(x)} THEN CAST(0 AS ${d.double}) ELSE ${x} END`
+  const value = (side: 'b' | 'c', k: number): string =>
+    zero ? `COALESCE(${finite(`${side}.m${k}`)}, ${doubleIn(d, metrics[k].fill ?? 0)})` : finite(`${side}.m${k}`)
+  const fill = (k: number): string => value('c', k)
+  const base = (k: number): string => value('b', k)
   // The pairs: the baseline's queries (the exam) with the candidate's values; d = candidate - baseline, as IEEE doubles.
   const p = [
     'b.id AS id',
