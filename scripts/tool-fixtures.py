@@ -11,7 +11,8 @@ scripts/tool-fixtures.requirements.txt (recorded with every installed package in
   ir_measures  its command line `ir_measures QRELS RUN 'AP nDCG@10 P@5 R@100 RR' -q` (stdout), and iter_calc(...)
                into a pandas DataFrame written with to_csv (the long, tidy layout)
   ragas        EvaluationResult(scores, EvaluationDataset(SingleTurnSample...)).to_pandas(), written with to_csv,
-               to_json and to_parquet (see RAGAS below for why the scores are given, not computed)
+               to_json and to_parquet (see RAGAS below for why the scores are given, not computed); and evaluate()
+               itself with the metrics that need no model (ExactMatch, StringPresence)
   deepeval     TestRun(...LLMApiTestCase, MetricData...).save(f) as evaluate() saves it in DEEPEVAL_RESULTS_FOLDER,
                TestRunManager.save_test_run(path, save_under_key="testRunData") as `deepeval test run` keeps the last
                run, and EvaluationResult(...).model_dump() dumped by a user (see DEEPEVAL below)
@@ -207,6 +208,16 @@ numbered_c = candidate_df.copy()
 numbered_c.insert(0, 'id', list(range(101, 101 + len(QUESTIONS))))
 numbered_c.to_json(path('ragas/candidate.jsonl'), orient='records', lines=True)
 baseline_df.to_json(path('ragas/columns.json'))  # pandas' default orient="columns": must be refused
+
+# ragas' own evaluate(), for real, with the metrics that need no model (ExactMatch, StringPresence: string
+# comparisons): the layout evaluate() itself returns, written with to_csv as a user does.
+from ragas import evaluate as ragas_evaluate  # noqa: E402
+from ragas.metrics import ExactMatch, StringPresence  # noqa: E402
+
+graded = EvaluationDataset(samples=[SingleTurnSample(user_input=q, response='Settings > Security' if i % 3 else f'Reference answer {i}',
+                                                     reference=f'Reference answer {i}') for i, (q, _) in enumerate(QUESTIONS)])
+evaluated = ragas_evaluate(graded, metrics=[ExactMatch(), StringPresence()], show_progress=False)
+evaluated.to_pandas().to_csv(path('ragas/evaluate-string-metrics.csv'), index=False, lineterminator='\n')
 
 # ---------------------------------------------------------------------------------------------------------------
 # DEEPEVAL. evaluate() and `deepeval test run` score with an LLM judge too; the test run is built from deepeval's own

@@ -49,6 +49,7 @@ const FIXTURES: Record<string, { kind: FormatKind; name: string; metrics?: strin
   '__tests__/fixtures/importers/ragas/baseline.json': { kind: 'rows', name: 'json-records' },
   '__tests__/fixtures/importers/ragas/candidate.csv': { kind: 'rows', name: 'csv-records' },
   '__tests__/fixtures/importers/ragas/candidate.jsonl': { kind: 'rows', name: 'jsonl-records' },
+  '__tests__/fixtures/importers/ragas/evaluate-string-metrics.csv': { kind: 'rows', name: 'csv-records' },
   '__tests__/fixtures/importers/ragas/candidate.parquet': { kind: 'rows', name: 'parquet', metrics: ['faithfulness'] },
   '__tests__/fixtures/importers/ragas/columns.json': { kind: 'rows', name: 'columns-orient' },
   '__tests__/fixtures/importers/ranx/qrels.json': { kind: 'qrels', name: 'json' },

@@ -116,6 +116,13 @@ describe('files only the tools wrote (scripts/tool-fixtures.py, the versions in 
         (byId.get(row.id)?.values.get('AP') as number).toFixed(4)
       )
   })
+  it('ragas evaluate() itself (ExactMatch, StringPresence: no model) written with to_csv reads as rows', async () => {
+    const side = await readRows(join(fx, 'ragas/evaluate-string-metrics.csv'), {
+      metricFields: new Set(['exact_match', 'string_present']),
+      idField: 'user_input'
+    })
+    expect(rowsOf(side).map((r) => r.values.get('exact_match'))).toEqual([1, 0, 0, 1, 0, 0, 1, 0])
+  })
   it('a ragas result to_parquet reads as its to_csv (the scores; its list column is skipped, not read as text)', async () => {
     const metricFields = new Set(['context_precision', 'faithfulness'])
     const csv = await readRows(join(fx, 'ragas/candidate.csv'), { metricFields, idField: 'user_input' })
