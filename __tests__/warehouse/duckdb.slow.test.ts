@@ -538,6 +538,19 @@ describe('refusals', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/does not resample clusters yet/)
   })
+  it('an absolute level (at_least), which needs the candidate’s own moments, is refused by sql and gate --aggregates', async () => {
+    writeFileSync(
+      at('level.yml'),
+      RULES.plain.replace('checks:\n', 'checks:\n  - { name: floor, metric: ndcg, at_least: 0.3 }\n')
+    )
+    const sql = await cli(['sql', '--rules', at('level.yml')])
+    const gated = await cli(['gate', '--rules', at('level.yml'), '--aggregates', at('plain-all.parquet')])
+    for (const r of [sql, gated])
+      expect([r.code, r.stderr]).toEqual([
+        2,
+        expect.stringMatching(/\(checks\[0\]\.at_least\): check "floor" judges the candidate's own mean/)
+      ])
+  })
   it('statistics.method auto, whose law depends on the table size the SQL cannot see, is refused by sql itself', async () => {
     writeFileSync(at('auto.yml'), RULES.plain.replace(', method: poisson', ''))
     const r = await cli(['sql', '--rules', at('auto.yml')])

@@ -10,6 +10,7 @@ import { readAggregates } from '../readers/aggregates.js'
 import { createAggregateStats } from '../stats/aggregate-engine.js'
 import type { Comparison, StatsEngine, StatsOptions } from '../stats/compare.js'
 import { sliceValues } from '../stats/engine-queries.js'
+import { refuseLevels } from '../stats/warehouse-sql.js'
 import { judgePublishable, type TrustResult } from '../trust/trust.js'
 import { quote } from '../util/show.js'
 import type { AssessContext, CoreSides, GivenSpec, InputSource } from './contract.js'
@@ -75,6 +76,7 @@ const ROWS_ONLY: Array<[string, (rules: Rules) => boolean]> = [
 ]
 
 function refuseRowsOnly(rules: Rules): void {
+  refuseLevels(rules)
   for (const [key, on] of ROWS_ONLY) {
     if (on(rules)) {
       throw new InputError(

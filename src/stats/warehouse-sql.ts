@@ -336,6 +336,7 @@ function refuseUnsupported(rules: Rules): void {
   if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined)
     throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it')
   refuseAutoMethod(rules)
+  refuseLevels(rules)
   if (rules.judgments !== undefined || rules.dataset !== undefined) {
     throw new InputError(
       { file, key: rules.judgments ? 'judgments' : 'dataset' },
@@ -364,5 +365,20 @@ function refuseAutoMethod(rules: Rules): void {
       .map((m) => JSON.stringify(m))
       .join(', ')}${continuous.length > 3 ? ', …' : ''} would need the rows`,
     'set statistics.method: poisson (its weights are computed where the rows are, at any size), or multinomial when every metric takes few values (add --histograms-only)'
+  )
+}
+
+/**
+ * An absolute level (at_least / at_most) is judged on the candidate's own mean and t interval, whose centred moments
+ * the aggregates do not carry yet (they carry the differences'): refused by `sql` and by `gate --aggregates`, rather
+ * than decided from sums that cannot give it (it came out as a fail, non_finite).
+ */
+export function refuseLevels(rules: Rules): void {
+  const level = rules.checks.find((c) => c.kind.type === 'level')
+  if (level === undefined || level.kind.type !== 'level') return
+  throw new InputError(
+    { file: rules.source.file, key: `checks[${level.index}].${level.kind.bound}` },
+    `check ${JSON.stringify(level.name)} judges the candidate's own mean, whose moments the warehouse aggregates do not carry yet`,
+    'gate the rows for this check (retrieval-gate gate --baseline B --candidate C), or keep the level out of these rules'
   )
 }
