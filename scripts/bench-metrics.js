@@ -5,7 +5,8 @@
  *   node scripts/bench-metrics.js                    # uses dist/cli.js (after `npm run bundle`)
  *   node scripts/bench-metrics.js --cli path/cli.js  # any CLI exposing `metrics`
  *   node scripts/bench-metrics.js --build /tmp/rg    # tsc output dir (npx tsc -p tsconfig.build.json --outDir /tmp/rg)
- *   options: --queries N --docs N --runs N (repeat each timing, best kept)  env TREC_EVAL=path
+ *   options: --queries N --docs N --runs N (repeat each timing, best kept) --peers PYTHON (also time pytrec_eval and
+ *            ranx, with that python: scripts/bench-peers.py)  env TREC_EVAL=path, RG_PEERS_PYTHON=python
  *
  * Data is generated deterministically (seeded) into bench-data/ (gitignored) once and reused. Each tool is
  * timed as a whole process: wall time and peak RSS (from /usr/bin/time -v when present, else /proc polling).
@@ -13,7 +14,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { best as bestOf, opt, rng, root } from './bench-common.js'
+import { best as bestOf, measure, opt, rng, root } from './bench-common.js'
 
 const QUERIES = Number(opt('--queries', 7000))
 const DOCS = Number(opt('--docs', 1000))
@@ -115,6 +116,38 @@ if (build) {
 
 const ours = await best(...ourCmd)
 console.log(`retrieval-gate metrics: ${ours.wall.toFixed(2)} s wall, ${ours.peakMiB.toFixed(0)} MiB peak RSS`)
+
+// The Python peers on the same files, in the same run, each a whole process with its own readers (optional).
+const PEERS = opt('--peers', process.env.RG_PEERS_PYTHON)
+if (PEERS === undefined)
+  console.log(
+    'pytrec_eval, ranx: not run (pass --peers PYTHON: a python with them, e.g. the venv of scripts/tool-fixtures.sh)'
+  )
+else {
+  const mine = allValues(ours.out)
+  for (const tool of ['pytrec_eval', 'ranx']) {
+    const probe = await measure(PEERS, ['-c', `import ${tool}`], { ok: [0] }).catch(() => null)
+    if (probe === null) {
+      console.log(`${tool}: not importable by ${PEERS}: skipped`)
+      continue
+    }
+    const peer = await bestOf(PEERS, [join(root, 'scripts', 'bench-peers.py'), tool, qrelsFile, runFile], RUNS, {
+      ok: [0]
+    }).then((r) => ({ ...r, out: r.stdout }))
+    const values = allValues(peer.out)
+    const same = measures.filter((m) => values.get(m) === mine.get(m))
+    console.log(
+      `${tool.padEnd(23)} ${peer.wall.toFixed(2)} s wall, ${peer.peakMiB.toFixed(0)} MiB peak RSS; ours ${(ours.wall / peer.wall).toFixed(2)}x its time; all values agree to 4 decimals on ${same.length} of ${measures.length}${
+        same.length < measures.length
+          ? ` (${measures
+              .filter((m) => !same.includes(m))
+              .map((m) => `${m} ${values.get(m)} vs ours ${mine.get(m)}`)
+              .join(', ')}${tool === 'ranx' ? ': ranx orders tied scores its own way, docs/metrics.md' : ''})`
+          : ''
+      }`
+    )
+  }
+}
 
 if (!existsSync(TREC_EVAL)) {
   console.log(`trec_eval not found at ${TREC_EVAL} (set TREC_EVAL): comparison skipped`)

@@ -73,7 +73,7 @@ writeFileSync(
       ? []
       : ['  judge: { better: higher, range: [0, 1] }', '  cosine: { better: higher, range: [-1, 1] }']),
     'slices: [segment]',
-    `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, permutations: ${RESAMPLES}, seed: 1${KIND === 'grid' ? '' : ', method: poisson'} }`,
+    `statistics: { confidence: 0.95, resamples: ${RESAMPLES}, permutations: ${RESAMPLES}, seed: 1, method: ${KIND === 'grid' ? 'multinomial' : 'poisson'} }`,
     'checks:',
     ...metrics.map((m) => `  - { name: ${m} holds, metric: "${m}", non_inferior: { margin: 0.01 } }`),
     '  - { name: per segment, metric: "ndcg@10", per_slice: segment, non_inferior: { margin: 0.02 } }'

@@ -1,13 +1,13 @@
 /**
- * Importers: each tool's file, written the way that tool writes it (__tests__/fixtures/importers, made by
- * make-fixtures.py from the TREC conformance fixtures; provenance in its README), must give exactly the
+ * Importers: each tool's file, written by that tool (__tests__/fixtures/importers, made by scripts/tool-fixtures.py
+ * with each tool's own API from the TREC conformance fixtures; versions in VERSIONS.txt, provenance in its README), must give exactly the
  * numbers the built-in TREC readers give for the same data, and every refusal names the file and line.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { readRows } from '../../src/readers/rows.js'
-import { computeRunRows, detectRunFormat, readQrels, type Qrels } from '../../src/metrics/index.js'
+import { computeRunRows, detectRunFormat, formatFixed4, readQrels, type Qrels } from '../../src/metrics/index.js'
 import type { SideRows } from '../../src/model/rows.js'
 import { sniffBraceRun } from '../../src/readers/probe.js'
 import { writeFiles } from '../helpers.js'
@@ -190,11 +190,21 @@ describe('per-query measure files', () => {
     )
   })
 
-  it('reads pytrec_eval per-query results (json.dump of evaluate()) as rows', async () => {
+  it('reads pytrec_eval per-query results (json.dump of evaluate()) as rows, trec_eval’s values unrounded', async () => {
     const side = await readRows(join(fx, 'pytrec_eval/results.json'), { metricFields: new Set(['map', 'P_5']) })
     const expected = trecEvalValues()
-    expect(rowsOf(side).length).toBe(expected.get('map')!.size)
-    for (const row of rowsOf(side)) expect(row.values.get('P_5')).toBe(expected.get('P_5')!.get(row.id))
+    // pytrec_eval evaluates the run's judged queries: the judged query the run lacks ("absent", which trec_eval -c
+    // scores 0) is not in its results; its values are the doubles trec_eval computes, printed there to 4 decimals.
+    expect(
+      rowsOf(side)
+        .map((r) => r.id)
+        .sort()
+    ).toEqual([...expected.get('map')!.keys()].filter((q) => q !== 'absent').sort())
+    for (const row of rowsOf(side)) {
+      expect(row.values.get('P_5')).toBe(expected.get('P_5')!.get(row.id))
+      expect(formatFixed4(row.values.get('map')!)).toBe(expected.get('map')!.get(row.id)!.toFixed(4))
+    }
+    expect(rowsOf(side).some((r) => String(r.values.get('map')).length > 6)).toBe(true)
     expect(rowsOf(side).find((r) => r.id === '01')).toBeDefined()
     expect(rowsOf(side).find((r) => r.id === '1')).toBeDefined()
   })

@@ -1,7 +1,7 @@
 /**
- * ranx `.lz4` runs and judgments: `Run.save("run.lz4")` = ranx 0.3.20 `io.save_lz4`, an LZ4 frame (lz4.frame.open)
+ * ranx `.lz4` runs and judgments: `Run.save("run.lz4")` = ranx 0.3.21 `io.save_lz4`, an LZ4 frame (lz4.frame.open)
  * around `lz4.frame.compress(cbor2.dumps(run.to_dict()), compression_level=16)`. The fixtures were written by
- * __tests__/fixtures/importers/make-fixtures.py executing ranx's own save_lz4 with python3-lz4 4.0.2 and cbor2 5.4.6,
+ * scripts/tool-fixtures.py calling ranx's own Run.save and save_lz4 (ranx 0.3.21, lz4 4.4.5, cbor2 6.3.0; VERSIONS.txt),
  * from the TREC conformance fixtures, so the numbers must be exactly the TREC run's. Hostile frames are built here by
  * hand (an uncompressed-block frame around chosen CBOR bytes) and must each be refused with the file and a hint.
  */
@@ -95,7 +95,7 @@ describe('ranx .lz4', () => {
     for (const id of ref.ids) expect([...q.queries.get(id)!.gradesDesc]).toEqual([...ref.queries.get(id)!.gradesDesc])
   })
 
-  it('decodes linked 64 KiB blocks with block and content checksums (make-fixtures.py: 300 queries x 100 documents)', async () => {
+  it('decodes linked 64 KiB blocks with block and content checksums (tool-fixtures.py: 300 queries x 100 documents)', async () => {
     const seen = new Map<string, Map<string, number>>()
     await readRun(
       join(fx, 'ranx/run-linked-checksums.lz4'),

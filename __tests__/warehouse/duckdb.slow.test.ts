@@ -14,9 +14,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api'
 import { parquetWriteBuffer } from 'hyparquet-writer'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { cli, loadFiles, tempDir } from '../helpers.js'
+import { close, decision, statuses } from './reports.js'
 import { runGate } from '../../src/gate.js'
 import { loadAggregateInputs } from '../../src/capabilities/aggregates.js'
 import { cliInputSource } from '../../src/commands/cli-source.js'
@@ -119,7 +120,7 @@ metrics:
   hit: { better: higher, binary: true }
   recall: { better: higher, range: [0, 1] }
 slices: [segment]
-statistics: { resamples: 2000, permutations: 2000, seed: 2, interval: percentile }
+statistics: { resamples: 2000, permutations: 2000, seed: 2, interval: percentile, method: multinomial }
 checks:
   - { name: recall holds, metric: recall, non_inferior: { margin: 0.01 } }
   - { name: hit holds, metric: hit, per_slice: segment, non_inferior: { margin: 0.05 } }
@@ -153,29 +154,6 @@ async function aggregate(
 
 const glob = (side: string): string => `read_parquet('${at(`${side}-*.parquet`)}')`
 const part = (side: string, p: number): string => `read_parquet('${at(`${side}-${p}.parquet`)}')`
-
-/** The decision and comparisons of a JSON report: what must agree between rows and aggregates. */
-function decision(file: string): { verdict: unknown; checks: unknown; comparisons: unknown } {
-  const r = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
-  return { verdict: r.verdict, checks: r.checks, comparisons: r.comparisons }
-}
-
-/** Every number of a within b's tolerance (relative 1e-9, or 1e-12 absolute near 0); every other value equal. */
-function close(a: unknown, b: unknown, where = ''): string[] {
-  if (typeof a === 'number' && typeof b === 'number')
-    return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) + 1e-12 ? [] : [`${where}: ${a} vs ${b}`]
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length !== b.length
-      ? [`${where}: length ${a.length} vs ${b.length}`]
-      : a.flatMap((x, i) => close(x, b[i], `${where}[${i}]`))
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)])
-    return [...keys].flatMap((k) =>
-      close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${where}.${k}`)
-    )
-  }
-  return a === b ? [] : [`${where}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`]
-}
 
 /** Both paths in-process: the rows' comparisons and the aggregates' (from the given files). */
 async function inProcess(name: string, files: string[]): Promise<{ rows: Comparison[]; shards: Comparison[] }> {
@@ -272,10 +250,6 @@ describe('gate --aggregates decides as gate on the same rows', () => {
       expect(close(decision(at(`${name}-one.json`)), expected)).toEqual([])
       expect(close(decision(at(`${name}-three.json`)), expected)).toEqual([])
       // The statuses and the decided units, exactly.
-      const statuses = (file: string): unknown =>
-        (decision(file).checks as Array<{ units: Array<{ status: string; reason: string }> }>).map((c) =>
-          c.units.map((u) => `${u.status}/${u.reason}`)
-        )
       expect(statuses(at(`${name}-three.json`))).toEqual(statuses(at(`${name}-rows.json`)))
     })
   }
@@ -392,6 +366,41 @@ describe('gate --aggregates decides as gate on the same rows', () => {
   })
 })
 
+describe('a directory of part files, as Spark and Hadoop write one', () => {
+  const gateDir = (name: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+    cli(['gate', '--rules', at('plain.yml'), '--aggregates', at(name), '--json', at(`${name}.json`)])
+  it('its part files are read (in any layout), its markers, checksums and hidden files left out', async () => {
+    const lines = readFileSync(at('plain.jsonl'), 'utf8').trim().split('\n')
+    mkdirSync(at('parts'))
+    for (let p = 0; p < 3; p++)
+      writeFileSync(at(`parts/part-0000${p}-1b2c.json`), lines.filter((_, i) => i % 3 === p).join('\n') + '\n')
+    writeFileSync(at('parts/_SUCCESS'), '')
+    writeFileSync(at('parts/.part-00000-1b2c.json.crc'), 'crc\u0000\u0001')
+    writeFileSync(at('parts/part-00001-1b2c.json.crc'), 'not aggregates')
+    writeFileSync(at('parts/_committed_123'), '{"added":[]}')
+    const r = await gateDir('parts')
+    expect(r.stderr).toBe('')
+    expect(decision(at('parts.json'))).toEqual(decision(at('plain.parquet.json')))
+    await con.run(`COPY plain_agg TO '${at('parquet-parts')}' (FORMAT parquet, PER_THREAD_OUTPUT true)`)
+    writeFileSync(at('parquet-parts/_SUCCESS'), '')
+    expect((await gateDir('parquet-parts')).stderr).toBe('')
+    expect(decision(at('parquet-parts.json'))).toEqual(decision(at('plain.parquet.json')))
+  })
+  it('a directory without part files, one with a subdirectory, and a CSV part without its header are refused', async () => {
+    mkdirSync(at('empty-parts'))
+    writeFileSync(at('empty-parts/_SUCCESS'), '')
+    expect((await gateDir('empty-parts')).stderr).toMatch(/is a directory without part files.*write\.parquet\(DIR\)/s)
+    mkdirSync(at('nested-parts/segment=new'), { recursive: true })
+    expect((await gateDir('nested-parts')).stderr).toMatch(/segment=new: is a directory inside a directory/)
+    mkdirSync(at('csv-parts'))
+    const csv = readFileSync(at('plain.csv'), 'utf8').split('\n').slice(1).join('\n')
+    writeFileSync(at('csv-parts/part-00000-9f.csv'), csv)
+    expect((await gateDir('csv-parts')).stderr).toMatch(
+      /part-00000-9f\.csv:1: has no header.*option\('header', True\)/s
+    )
+  })
+})
+
 describe('refusals', () => {
   const gate = (rules: string, ...files: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
     cli(['gate', '--rules', at(rules), ...files.flatMap((f) => ['--aggregates', at(f)])])
@@ -466,6 +475,46 @@ describe('refusals', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/1 queries are in the baseline only \(for example "q00007"\)/)
   })
+  it('ids on one side only are counted by a join with the other side’s distinct ids (not NOT IN, which a NULL id empties)', async () => {
+    const sql = await cli([
+      'sql',
+      '--rules',
+      at('plain.yml'),
+      '--baseline',
+      glob('baseline'),
+      '--candidate',
+      `(SELECT * FROM ${glob('candidate')} WHERE query_id <> 'q00007' UNION ALL (SELECT * REPLACE (NULL AS query_id) FROM ${part('candidate', 0)} LIMIT 1))`
+    ])
+    for (const dialect of ['duckdb', 'spark', 'bigquery']) {
+      const text = (await cli(['sql', '--rules', at('plain.yml'), '--dialect', dialect])).stdout
+      expect(text).not.toMatch(/\bNOT IN\b|\bIN \(SELECT/)
+      expect(text).toMatch(/FROM b LEFT JOIN \(SELECT DISTINCT id FROM c WHERE id IS NOT NULL\) AS k ON b\.id = k\.id/)
+    }
+    const coverage = (
+      await con.runAndReadAll(
+        `SELECT stat, x, value FROM (${sql.stdout}) AS t WHERE section = 'coverage' AND stat IN ('only_in_baseline', 'missing_ids') ORDER BY stat`
+      )
+    ).getRowObjects()
+    expect(coverage).toEqual([
+      { stat: 'missing_ids', x: 1, value: '' },
+      { stat: 'only_in_baseline', x: 1, value: 'q00007' }
+    ])
+  })
+  it('a NaN in a metric is refused naming the metric and the query, as the rows path refuses it (no NaN sum)', async () => {
+    const sql = await cli([
+      'sql',
+      '--rules',
+      at('plain.yml'),
+      '--baseline',
+      glob('baseline'),
+      '--candidate',
+      `(SELECT * REPLACE (CASE WHEN query_id = 'q00042' THEN CAST('NaN' AS DOUBLE) ELSE judge END AS judge) FROM ${glob('candidate')})`
+    ])
+    await con.run(`COPY (${sql.stdout}) TO '${at('nan.parquet')}' (FORMAT parquet)`)
+    const r = await gate('plain.yml', 'nan.parquet')
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(/judge.*"q00042"/s)])
+    expect(r.stderr).not.toMatch(/not a finite number/)
+  })
   it('the rows and the aggregates are not given together', async () => {
     const r = await cli([
       'gate',
@@ -493,12 +542,62 @@ describe('refusals', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/does not resample clusters yet/)
   })
-  it('below 50,000 queries, auto draws continuous metrics multinomially: refused with the fix', async () => {
+  it('an absolute level (at_least, at_most) is decided from the sums as from the rows: the candidate’s own moments (issue 32)', async () => {
+    writeFileSync(
+      at('level.yml'),
+      RULES.plain.replace(
+        'checks:\n',
+        'checks:\n  - { name: floor, metric: ndcg, at_least: 0.3 }\n  - { name: ceiling, metric: latency, at_most: 70 }\n  - { name: hit floor, metric: hit, at_least: 0.5 }\n'
+      )
+    )
+    await aggregate('level.yml', glob('baseline'), glob('candidate'), at('level.parquet'))
+    const rows = await cli([
+      'gate',
+      '--rules',
+      at('level.yml'),
+      '--baseline',
+      at('baseline.jsonl'),
+      '--candidate',
+      at('candidate.jsonl'),
+      '--json',
+      at('level-rows.json')
+    ])
+    const sums = await cli([
+      'gate',
+      '--rules',
+      at('level.yml'),
+      '--aggregates',
+      at('level.parquet'),
+      '--json',
+      at('level-sums.json')
+    ])
+    expect([rows.stderr, sums.stderr]).toEqual(['', ''])
+    expect(sums.code).toBe(rows.code)
+    expect(statuses(at('level-sums.json'))).toEqual(statuses(at('level-rows.json')))
+    expect(close(decision(at('level-sums.json')), decision(at('level-rows.json')))).toEqual([])
+  })
+  it('statistics.method auto, whose law depends on the table size the SQL cannot see, is refused by sql itself', async () => {
     writeFileSync(at('auto.yml'), RULES.plain.replace(', method: poisson', ''))
-    await aggregate('auto.yml', glob('baseline'), glob('candidate'), at('auto.parquet'))
-    const r = await gate('auto.yml', 'auto.parquet')
+    const r = await cli(['sql', '--rules', at('auto.yml')])
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/set statistics.method: poisson/)
+    expect(r.stderr).toMatch(/statistics\.method.*is auto.*"judge", "latency", "ndcg" would need the rows/s)
+    expect(r.stderr).toMatch(/set statistics\.method: poisson/)
+    // Binary metrics only: drawn by counts under either law, so auto is written.
+    writeFileSync(
+      at('auto-binary.yml'),
+      `version: 1\nmetrics:\n  hit: { better: higher, binary: true }\nchecks:\n  - { name: hits, metric: hit, non_inferior: { margin: 0.05 } }\n`
+    )
+    expect((await cli(['sql', '--rules', at('auto-binary.yml')])).code).toBe(0)
+  })
+  it('multinomial with a continuous metric: refused naming the subset, its queries and what needs the rows', async () => {
+    writeFileSync(at('multinomial.yml'), RULES.plain.replace('method: poisson', 'method: multinomial'))
+    await aggregate('multinomial.yml', glob('baseline'), glob('candidate'), at('multinomial.parquet'))
+    const r = await gate('multinomial.yml', 'multinomial.parquet')
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      /judge in segment = new \(625 queries\) has too many distinct differences.*statistics\.method is multinomial, and then its randomization test flips a sign per query, which needs the rows/s
+    )
+    expect(r.stderr).toMatch(/set statistics\.method: poisson/)
   })
 })
 

@@ -1,7 +1,8 @@
 import { readRules } from '../load.js'
 import { writeOutput } from '../output.js'
 import { InputError } from '../errors.js'
-import { warehouseSql, type Dialect } from '../stats/warehouse-sql.js'
+import { DIALECT_NAMES, type Dialect } from '../stats/sql-dialects.js'
+import { warehouseSql } from '../stats/warehouse-sql.js'
 
 /** What `retrieval-gate sql` is given. */
 export interface SqlCommand {
@@ -15,19 +16,17 @@ export interface SqlCommand {
   out?: string
 }
 
-const DIALECTS: readonly Dialect[] = ['duckdb', 'spark', 'bigquery']
-
 /**
  * `retrieval-gate sql`: writes the SQL statement that computes, where the rows are, the sums the gate decides from
  * (src/stats/warehouse-sql.ts), for one rules file; `gate --aggregates FILE` reads its result.
  */
 export async function sqlCommand(options: SqlCommand, out: (text: string) => void): Promise<void> {
   const dialect = options.dialect as Dialect
-  if (!DIALECTS.includes(dialect))
+  if (!DIALECT_NAMES.includes(dialect))
     throw new InputError(
       { key: '--dialect' },
       `${JSON.stringify(options.dialect)} is not a dialect the SQL is written for`,
-      `use one of ${DIALECTS.join(', ')}`
+      `use one of ${DIALECT_NAMES.join(', ')}`
     )
   const rules = await readRules(options.rules)
   const sql = warehouseSql(rules, {

@@ -131,9 +131,9 @@ ${INPUTS}`,
       aggregates: {
         type: 'string',
         multiple: true,
-        value: '<file>',
+        value: '<path>',
         description:
-          'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse (repeat: one per shard; docs/scale.md)'
+          'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse, a file or a directory of part files (repeat: one per shard; docs/scale.md)'
       }
     }
   },
@@ -222,8 +222,9 @@ Exit 0 = valid, 2 = violations.`,
   sql: {
     summary: "write the SQL that computes the gate's sums where the rows are, for gate --aggregates",
     about: `The statement computes Poisson resample sums, sign-flip sums, histograms of few-valued metrics, counts and
-moments per subset and stratum, for DuckDB, Spark SQL or BigQuery. Run it, export the result (Parquet, CSV or JSON
-Lines), then gate with --aggregates FILE in place of --baseline and --candidate. docs/scale.md.`,
+moments per subset and stratum, for DuckDB, Spark SQL or BigQuery; the rules fix statistics.method (poisson, or
+multinomial for few-valued metrics). Run it, export the result (Parquet, CSV or JSON Lines; a file or a directory of
+part files), then gate with --aggregates FILE|DIR in place of --baseline and --candidate. docs/scale.md.`,
     options: {
       rules: { type: 'string', value: '<file>', description: 'the rules the sums are for', required: true },
       dialect: { type: 'string', value: '<dialect>', description: 'duckdb (the default), spark or bigquery' },

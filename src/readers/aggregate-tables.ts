@@ -26,6 +26,9 @@ export const AGGREGATE_COLUMNS = [
   'y'
 ] as const
 
+/** The sections a row of aggregates is in (its first cell), to recognise a CSV file written without its header. */
+export const AGGREGATE_SECTIONS = ['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram']
+
 /** One row's cells (a column's value, as the layout holds it) and where the row is. */
 export type AggregateCells = (get: (column: string) => unknown, where: Where) => void
 
@@ -57,6 +60,12 @@ export async function readCsvAggregates(to: AggregateTarget): Promise<void> {
     if (header === undefined) {
       header = fields.map((f) => f.trim())
       const missing = AGGREGATE_COLUMNS.filter((c) => !(header as string[]).includes(c))
+      if (missing.length > 0 && AGGREGATE_SECTIONS.includes(header[0]))
+        throw new InputError(
+          where,
+          'has no header: its first line is a row of aggregates',
+          "write the header line (Spark: .write.option('header', True).csv(DIR), whose default writes none; or write Parquet)"
+        )
       if (missing.length > 0)
         throw new InputError(where, `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint)
       return

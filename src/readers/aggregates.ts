@@ -3,10 +3,12 @@ import type { MetricRule, Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
 import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
+import { AGGREGATE_SECTIONS } from './aggregate-tables.js'
 import { detectFormat } from './detect.js'
 import type { FetchedFile } from './fetched.js'
 import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
 import { parseDecimal } from './numbers.js'
+import { partFiles } from './part-files.js'
 
 /** The metric statistics that are counts of queries (checked to be whole and non-negative); the others are sums. */
 const COUNTED: ReadonlySet<string> = new Set(['wins', 'losses', 'gained', 'lost'])
@@ -34,7 +36,7 @@ export const MAX_SHARDS = 10_000
 /** Most values one family's attribute may have (the rows path's cap on slice values, src/align/slice-values.ts). */
 const MAX_FAMILY_VALUES = 20_000
 
-const SECTIONS = new Set(['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram'])
+const SECTIONS = new Set(AGGREGATE_SECTIONS)
 
 const HINT =
   'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged'
@@ -254,7 +256,10 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
     h.set(v, count(r, r.y, 'a histogram count'))
   }
 
-  for (const file of files) await readRows(file, onRow)
+  // A directory is its part files (Spark's df.write.parquet(DIR)), read as if each had been given.
+  const parts: FetchedFile[] = []
+  for (const file of files) parts.push(...(await partFiles(file)))
+  for (const file of parts) await readRows(file, onRow)
   if (shards.size === 0) throw new InputError({ file: files[0]?.name }, 'holds no aggregates', HINT)
   const names = [...shards.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const label = files.map((f) => f.name).join(', ')

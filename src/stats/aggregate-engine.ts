@@ -65,6 +65,9 @@ export function createAggregateStats(
   checkWeights(rules, all)
   const cache = new Map<string, Comparison>()
   const subsetCache = new Map<string, SubsetStats>()
+  const labels = new Map<string, string>()
+  const refused = (c: number, key: string, n: number, what: string): never =>
+    refuseMultinomial(rules, metrics[c].name, { subset: labels.get(key) ?? key, n, units, what })
 
   const subsetOf = (filters: Filters): SubsetSums | undefined => byKey.get(filterKey(filters))
 
@@ -90,8 +93,10 @@ export function createAggregateStats(
     const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
     const strata = designStrata(subset, rules, label)
     const n = strata.strata.reduce((a, st) => a + st.size, 0)
-    const resamples = metrics.map((_, c) => resamplesOf(strata, c, key, n))
+    labels.set(key, label)
+    // The test first: every report has it, so a refusal for a law that needs the rows names what the report makes.
     const randomization = randomizationOf(strata, key, n)
+    const resamples = metrics.map((_, c) => resamplesOf(strata, c, key, n))
     return { strata, n, resamples, randomization, intervals: new Map() }
   }
 
@@ -130,7 +135,8 @@ export function createAggregateStats(
       runner.run([job])
       return { values: out, law: 'multinomial' }
     }
-    if (law === 'multinomial') refuseMultinomial(rules, metrics[c].name, n)
+    if (law === 'multinomial')
+      refused(c, key, n, 'its bootstrap (statistics.interval asks for one) draws query by query, which needs the rows')
     if (aggregates.sums === 'histograms') refuseNoSums(rules, metrics[c].name)
     const out = new Float64Array(B)
     for (const s of d.strata) {
@@ -219,7 +225,8 @@ export function createAggregateStats(
         pValues[c] = (hits + 1) / (P + 1)
         continue
       }
-      if (law === 'multinomial') refuseMultinomial(rules, metrics[c].name, n)
+      if (law === 'multinomial')
+        refused(c, key, n, 'its randomization test flips a sign per query, which needs the rows')
       if (aggregates.sums === 'histograms') refuseNoSums(rules, metrics[c].name)
       let hits = 0
       const limit = observed - tol
@@ -465,10 +472,23 @@ function checkWeights(rules: Rules, all: SubsetSums | undefined): void {
   }
 }
 
-function refuseMultinomial(rules: Rules, metric: string, units: number): never {
+/** What a refusal of the multinomial law names: the subset, its queries, all the queries, and what needs the rows. */
+interface MultinomialRefusal {
+  subset: string
+  n: number
+  units: number
+  what: string
+}
+
+function refuseMultinomial(rules: Rules, metric: string, at: MultinomialRefusal): never {
+  const method = rules.statistics.method ?? 'auto'
+  const why =
+    method === 'auto'
+      ? `these aggregates hold ${at.units} queries, fewer than the ${POISSON_FROM_UNITS} from which statistics.method auto uses Poisson weights`
+      : 'statistics.method is multinomial'
   throw new InputError(
     { file: rules.source.file, key: 'statistics.method' },
-    `${metric} has too many distinct differences to be drawn from a histogram, and with ${units} queries (fewer than ${POISSON_FROM_UNITS}) the method ${rules.statistics.method ?? 'auto'} draws it multinomially, which needs the rows`,
+    `${metric} in ${at.subset} (${at.n} queries) has too many distinct differences to be drawn by counts from its histogram; ${why}, and then ${at.what}`,
     'set statistics.method: poisson (its weights are computed where the rows are), or gate the rows themselves'
   )
 }

@@ -5,7 +5,7 @@ import { differenceBounds, differenceLaw, independent, levelLaw, metricBounds } 
 import type { TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
 import { summarise, type StratumMoments, type Summary } from './moments.js'
-import { unreliability, type Unreliable } from './reliability.js'
+import { SPREAD_TOLERANCE, unreliability, type Unreliable } from './reliability.js'
 import type { ColumnLaw } from './resampling.js'
 import { tTwoSided } from './special.js'
 
@@ -206,7 +206,11 @@ export function compareFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Colu
     tTest: tTestOf(summary, confidence),
     se: summary.se,
     df,
-    unitSkew: summary.skew * Math.sqrt(summary.effective),
+    // Below the spread tolerance the differences are rounding: their skewness is noise of the summation order.
+    unitSkew:
+      summary.se > SPREAD_TOLERANCE * Math.max(Math.abs(baseline), Math.abs(level.estimate))
+        ? summary.skew * Math.sqrt(summary.effective)
+        : 0,
     effective: summary.effective,
     clusters: facts.clusters,
     mix: statistics.weights ? mixOf(statistics.weights.by, facts, evidence) : null,

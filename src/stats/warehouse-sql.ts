@@ -1,8 +1,10 @@
 import { aggregatesMeta, familyAttributes, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
+import { DIALECTS, doubleIn, type Dialect, type DialectText } from './sql-dialects.js'
+import { coverageSql } from './warehouse-coverage.js'
 import { HASH_M1, HASH_M2, HASH_STEP, POISSON_THRESHOLDS, seedKeys } from './poisson-weights.js'
-import { HISTOGRAM_MAX_VALUES } from './resampling.js'
+import { HISTOGRAM_MAX_VALUES, POISSON_FROM_UNITS } from './resampling.js'
 
 /**
  * The SQL of `retrieval-gate sql` (docs/scale.md, "Beyond one machine"): one statement that computes, where the
@@ -26,9 +28,6 @@ import { HISTOGRAM_MAX_VALUES } from './resampling.js'
  *
  * Standard SQL with one dialect table ({@link DIALECTS}): DuckDB (run by the tests), Spark SQL and BigQuery.
  */
-
-/** The engines the SQL is written for. */
-export type Dialect = 'duckdb' | 'spark' | 'bigquery'
 
 /** The aggregates' columns, in order (docs/scale.md, "The aggregates format"). */
 export const AGGREGATE_COLUMNS = [
@@ -62,72 +61,7 @@ export interface SqlOptions {
   histogramsOnly?: boolean
 }
 
-/** How each engine spells what standard SQL leaves open. */
-interface DialectText {
-  text: string
-  double: string
-  bigint: string
-  xor(a: string, b: string): string
-  shr(a: string, n: number): string
-  /** The first or second 32-bit word of md5(s) as an unsigned integer (hex digits 1-8 or 9-16). */
-  md5Word(s: string, word: 0 | 1): string
-  /** A relation of one BIGINT column `name` holding 0 .. n - 1. */
-  range(name: string, n: number): string
-  /** A relation of one integer column `name` holding the listed integers. */
-  list(name: string, items: number[]): string
-  nonFinite(x: string): string
-  quote(name: string): string
-  materialized: string
-}
-
-export const DIALECTS: Record<Dialect, DialectText> = {
-  duckdb: {
-    text: 'VARCHAR',
-    double: 'DOUBLE',
-    bigint: 'BIGINT',
-    xor: (a, b) => `xor(${a}, ${b})`,
-    shr: (a, n) => `(${a} >> ${n})`,
-    md5Word: (s, word) => `CAST(('0x' || substr(md5(${s}), ${1 + 8 * word}, 8)) AS BIGINT)`,
-    range: (name, n) => `(SELECT range AS ${name} FROM range(0, ${n}))`,
-    list: (name, items) => `(SELECT unnest([${items.join(', ')}]) AS ${name})`,
-    nonFinite: (x) => `(isnan(${x}) OR isinf(${x}))`,
-    quote: (name) => `"${name}"`,
-    materialized: 'MATERIALIZED '
-  },
-  spark: {
-    text: 'STRING',
-    double: 'DOUBLE',
-    bigint: 'BIGINT',
-    xor: (a, b) => `(${a} ^ ${b})`,
-    shr: (a, n) => `shiftright(${a}, ${n})`,
-    md5Word: (s, word) => `CAST(conv(substr(md5(${s}), ${1 + 8 * word}, 8), 16, 10) AS BIGINT)`,
-    range: (name, n) => `(SELECT explode(sequence(0, ${n - 1})) AS ${name})`,
-    list: (name, items) => `(SELECT explode(array(${items.join(', ')})) AS ${name})`,
-    nonFinite: (x) => `(isnan(${x}) OR abs(${x}) = double('infinity'))`,
-    quote: (name) => `\`${name}\``,
-    materialized: ''
-  },
-  bigquery: {
-    text: 'STRING',
-    double: 'FLOAT64',
-    bigint: 'INT64',
-    xor: (a, b) => `(${a} ^ ${b})`,
-    shr: (a, n) => `(${a} >> ${n})`,
-    md5Word: (s, word) => `CAST(CONCAT('0x', SUBSTR(TO_HEX(MD5(${s})), ${1 + 8 * word}, 8)) AS INT64)`,
-    range: (name, n) => `(SELECT ${name} FROM UNNEST(GENERATE_ARRAY(0, ${n - 1})) AS ${name})`,
-    list: (name, items) => `(SELECT ${name} FROM UNNEST([${items.join(', ')}]) AS ${name})`,
-    nonFinite: (x) => `(IS_NAN(${x}) OR IS_INF(${x}))`,
-    quote: (name) => `\`${name}\``,
-    materialized: ''
-  }
-}
-
 const U32 = 4294967295
-
-/** A string literal (single quotes doubled, as all three engines read them). */
-export function literal(text: string): string {
-  return `'${text.replace(/'/g, "''")}'`
-}
 
 /** x · c modulo 2^32 for 0 <= x < 2^32, without a 64-bit overflow: c split into 16-bit halves. */
 function mul32(x: string, c: number): string {
@@ -161,7 +95,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const pairs = Math.ceil(resamples / 2)
   const words = Math.ceil(permutations / 32)
   const seeds = seedKeys(rules.statistics.seed)
-  const shard = literal(options.shard ?? 'all')
+  const shard = d.literal(options.shard ?? 'all')
   const attrCol = new Map(attrs.map((a, i) => [a, `a${i}`]))
   const M = metrics.length
   const idx = Array.from({ length: M }, (_, k) => k)
@@ -172,23 +106,31 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       : []
   )
 
+  // A metric is a number on every path: `+ 0` is a type error for a boolean or text column in every engine, where a
+  // CAST would turn true into 1 in DuckDB and Spark and fail in BigQuery (docs/scale.md, "Booleans").
+  const metricColumn = (k: number): string => `CAST(${mcol[k]} + 0 AS ${d.double}) AS m${k}`
   const b = [
     `CAST(${id} AS ${d.text}) AS id`,
     ...attrs.map((a) => `CAST(${column(d, a, `attribute ${a}`, file)} AS ${d.text}) AS ${attrCol.get(a) as string}`),
-    ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)
+    ...idx.map(metricColumn)
   ]
-  const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)]
+  const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map(metricColumn)]
   // Under missing: zero a missing value (and every value of a query the candidate dropped) is the metric's fill.
   const zero = rules.queries.missing === 'zero'
-  const fill = (k: number): string => (zero ? `COALESCE(c.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `c.m${k}`)
-  const base = (k: number): string => (zero ? `COALESCE(b.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `b.m${k}`)
+  // A value that is not finite is counted in coverage (invalid_value, with its query), which the gate refuses with
+  // the query named; in the sums it is 0, so no NaN reaches a sum and the refusal is that one, not an unreadable sum.
+  const finite = (x: string): string => `CASE WHEN ${d.nonFinite(x)} THEN CAST(0 AS ${d.double}) ELSE ${x} END`
+  const value = (side: 'b' | 'c', k: number): string =>
+    zero ? `COALESCE(${finite(`${side}.m${k}`)}, ${doubleIn(d, metrics[k].fill ?? 0)})` : finite(`${side}.m${k}`)
+  const fill = (k: number): string => value('c', k)
+  const base = (k: number): string => value('b', k)
   // The pairs: the baseline's queries (the exam) with the candidate's values; d = candidate - baseline, as IEEE doubles.
   const p = [
     'b.id AS id',
     `${d.md5Word('b.id', 0)} AS k1`,
     `${d.md5Word('b.id', 1)} AS k2`,
     ...attrs.map((a) => `b.${attrCol.get(a) as string} AS ${attrCol.get(a) as string}`),
-    `${stratum === undefined ? literal('') : `b.${attrCol.get(stratum) as string}`} AS s`,
+    `${stratum === undefined ? d.literal('') : `b.${attrCol.get(stratum) as string}`} AS s`,
     ...idx.flatMap((k) => [
       `${base(k)} AS b${k}`,
       `${fill(k)} AS c${k}`,
@@ -200,12 +142,15 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     .filter((x) => x !== null)
   const familyWhere = families
     .map(
-      (f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k) as string} = ${literal(v)}`).join('')})`
+      (f, g) =>
+        `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k) as string} = ${d.literal(v)}`).join('')})`
     )
     .join(' OR ')
   const e = [
     'f.g AS g',
-    familyCase.length === 0 ? `${literal('')} AS v` : `CASE f.g ${familyCase.join(' ')} ELSE ${literal('')} END AS v`,
+    familyCase.length === 0
+      ? `${d.literal('')} AS v`
+      : `CASE f.g ${familyCase.join(' ')} ELSE ${d.literal('')} END AS v`,
     'p.s AS s',
     `${d.xor('p.k1', String(seeds.weights >>> 0))} AS kw`,
     `${d.xor('p.k1', String(seeds.signs >>> 0))} AS ks`,
@@ -227,7 +172,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     ]),
     ...thresholds.map(
       (t, i) =>
-        `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`
+        `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${doubleIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`
     )
   ]
   // Centred moments of the differences and of the candidate's values (levels), about the cell's means (two passes).
@@ -291,86 +236,22 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       y: string
     }
   ): string =>
-    `SELECT ${literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`
+    `SELECT ${d.literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`
   const metricName = (k: string): string =>
-    `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${literal(m.name)}`).join(' ')} END`
+    `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${d.literal(m.name)}`).join(' ')} END`
   const pick = (k: string, prefix: string): string =>
     `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
   const statNames = [...METRIC_STATS]
   const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost', 'mc2_', 'mc3_']
   const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`
-  const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${literal(name)}`).join(' ')} END`
+  const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${d.literal(name)}`).join(' ')} END`
   const withSums = options.histogramsOnly !== true
   const meta: Array<[string, string]> = [
     ...aggregatesMeta(rules),
     ['sums', withSums ? 'all' : 'histograms'],
     ['dialect', options.dialect]
   ]
-  const coverage: Array<[string, string, string]> = [
-    ['baseline_rows', '(SELECT COUNT(*) FROM b)', literal('')],
-    ['candidate_rows', '(SELECT COUNT(*) FROM c)', literal('')],
-    [
-      'baseline_repeated',
-      '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)',
-      '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'
-    ],
-    [
-      'candidate_repeated',
-      '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)',
-      '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'
-    ],
-    [
-      'only_in_baseline',
-      '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))',
-      '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'
-    ],
-    [
-      'only_in_candidate',
-      '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))',
-      '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'
-    ],
-    [
-      'missing_ids',
-      '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)',
-      literal('')
-    ],
-    ...attrs.map((a): [string, string, string] => [
-      `missing_attribute:${a}`,
-      `(SELECT COUNT(*) FROM b WHERE b.${attrCol.get(a) as string} IS NULL)`,
-      `(SELECT MIN(id) FROM b WHERE b.${attrCol.get(a) as string} IS NULL)`
-    ]),
-    ...idx.flatMap((k): Array<[string, string, string]> =>
-      (['b', 'c'] as const).flatMap((side): Array<[string, string, string]> => {
-        const m = metrics[k]
-        const name = `${side === 'b' ? 'baseline' : 'candidate'}:${m.name}`
-        const bad = [
-          d.nonFinite(`m${k}`),
-          ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []),
-          ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])
-        ].join(' OR ')
-        // The candidate's values of the exam's queries only (a candidate-only query is never compared).
-        const exam = side === 'c' ? ' AND id IN (SELECT id FROM b)' : ''
-        // Filled: the exam's queries whose value is missing on this side, a query the candidate dropped included.
-        const filled =
-          side === 'b'
-            ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)`
-            : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`
-        return [
-          [
-            `missing_value:${name}`,
-            `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`,
-            `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`
-          ],
-          [
-            `invalid_value:${name}`,
-            `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`,
-            `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`
-          ],
-          [`filled:${name}`, filled, literal('')]
-        ]
-      })
-    )
-  ]
+  const coverage = coverageSql(d, { metrics, attributes: attrs.map((a) => [a, attrCol.get(a) as string]) })
   // A shard's histogram of a subset's column when it has few values in all (the gate checks the share of the subset's queries).
   const histogramRows = `SELECT h.g, h.v, h.s, h.mk, h.dv, h.cnt FROM hist AS h JOIN histsize AS z ON h.g = z.g AND h.v = z.v AND h.mk = z.mk WHERE z.vals <= ${HISTOGRAM_MAX_VALUES}`
   const ctes = [
@@ -387,66 +268,63 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
     ...(withSums
       ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`]
-      : [])
+      : []),
+    ...coverage.ctes
   ]
-  const none = literal('')
+  const none = d.literal('')
   const selects = [
     ...meta.map(([k, v]) =>
       out('meta', {
         family: '0',
-        value: literal(v),
+        value: d.literal(v),
         stratum: none,
         metric: none,
-        stat: literal(k),
+        stat: d.literal(k),
         slot: '0',
         x: '0',
         y: '0'
       })
     ),
-    ...coverage.map(([k, count, example]) =>
-      out('coverage', {
-        family: '0',
-        value: `COALESCE(${example}, '')`,
-        stratum: none,
-        metric: none,
-        stat: literal(k),
-        slot: '0',
-        x: count,
-        y: '0'
-      })
-    ),
-    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
+    // The coverage counts, unpivoted from their one-row relations by an index (each relation computed once).
+    `${out('coverage', {
+      family: '0',
+      value: `COALESCE(CASE ci.i ${coverage.rows.flatMap((r, i) => (r.example === null ? [] : [`WHEN ${i} THEN ${r.example}`])).join(' ')} END, '')`,
+      stratum: none,
+      metric: none,
+      stat: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${d.literal(r.stat)}`).join(' ')} END`,
+      slot: '0',
+      x: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${r.count}`).join(' ')} END`,
+      y: '0'
+    })} FROM ${coverage.from} CROSS JOIN ${d.list(
+      'i',
+      coverage.rows.map((_, i) => i)
+    )} AS ci`,
+    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: d.literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
     `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|mc2_|mc3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
       'i',
       statNames.map((_, i) => i)
     )} AS st`,
     ...thresholds.map(
       (t, i) =>
-        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: literal(metrics[t.metric].name), stat: literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`
+        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: d.literal(metrics[t.metric].name), stat: d.literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`
     ),
     ...(withSums
       ? [
-          `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
-          `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${bits.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', bits)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
+          `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: d.literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
+          `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: d.literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${bits.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', bits)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
         ]
       : []),
-    `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
+    `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: d.literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
   ]
-  return `-- retrieval-gate sql: the sums the gate needs, for ${literal(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
--- Shard ${shard}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines and pass it to
--- retrieval-gate gate --rules RULES --aggregates FILE [--aggregates FILE ...] (one file per shard, or one for all).
+  return `-- retrieval-gate sql: the sums the gate needs, for ${JSON.stringify(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
+-- Shard ${JSON.stringify(options.shard ?? 'all')}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines (a
+-- file, or a directory of part files) and pass it to retrieval-gate gate --rules RULES --aggregates FILE|DIR
+-- [--aggregates FILE ...] (one per shard, or one for all). A metric column must be numeric: a boolean or text one
+-- stops the statement at "+ 0" (write it as 0/1, CAST(hit AS INT)), as the rows path refuses it.
 WITH
 ${ctes.join(',\n')}
 ${selects.join('\nUNION ALL\n')}
 `
-}
-
-/**
- * A rules number as the engine's double, exactly: the shortest text that reads back as it (JavaScript's) cast
- * from a string, which every engine rounds correctly (a bare 0.01 is a DECIMAL in DuckDB and BigQuery).
- */
-function numberIn(d: DialectText, x: number): string {
-  return `CAST(${literal(String(x))} AS ${d.double})`
 }
 
 /** What the SQL path does not compute yet: refused with the key, never silently approximated. */
@@ -461,6 +339,7 @@ function refuseUnsupported(rules: Rules): void {
   }
   if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined)
     throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it')
+  refuseAutoMethod(rules)
   if (rules.judgments !== undefined || rules.dataset !== undefined) {
     throw new InputError(
       { file, key: rules.judgments ? 'judgments' : 'dataset' },
@@ -468,4 +347,26 @@ function refuseUnsupported(rules: Rules): void {
       'score the runs into per-query rows in the warehouse first, then drop judgments / dataset from these rules'
     )
   }
+}
+
+/**
+ * statistics.method auto picks its law from the number of queries (multinomial below {@link POISSON_FROM_UNITS},
+ * src/stats/resampling.ts), which the statement cannot see before it runs; below that size a metric with many
+ * distinct differences would need the rows, and `gate --aggregates` would refuse it only after the warehouse ran.
+ * So the SQL is written only for a law fixed in the rules: poisson (any metric, any size) or multinomial (drawn by
+ * counts from the histograms: metrics with few distinct values), or auto when every metric is binary (drawn by
+ * counts under either law).
+ */
+function refuseAutoMethod(rules: Rules): void {
+  if ((rules.statistics.method ?? 'auto') !== 'auto') return
+  const continuous = [...rules.metrics.values()].filter((m) => !m.binary).map((m) => m.name)
+  if (continuous.length === 0) return
+  throw new InputError(
+    { file: rules.source.file, key: 'statistics.method' },
+    `is auto, which chooses its law by the number of queries (multinomial below ${POISSON_FROM_UNITS}), a number the SQL cannot know before the warehouse runs it; below it ${continuous
+      .slice(0, 3)
+      .map((m) => JSON.stringify(m))
+      .join(', ')}${continuous.length > 3 ? ', …' : ''} would need the rows`,
+    'set statistics.method: poisson (its weights are computed where the rows are, at any size), or multinomial when every metric takes few values (add --histograms-only)'
+  )
 }
