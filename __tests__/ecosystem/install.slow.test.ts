@@ -13,9 +13,17 @@ import path from 'node:path'
 const root = path.resolve(import.meta.dirname, '..', '..')
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }
 
-/** Runs `command` in the repository root with an npm that reads no user or global config. */
+/**
+ * Runs `command` in the repository root with an npm that reads no user or global config, at npm's default log level
+ * (`npm run -s` exports npm_config_loglevel=silent to its children, which would hide "added 1 package").
+ */
 function run(command: string, args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(command, args, { cwd: root, encoding: 'utf8', timeout: 120000, env: { ...process.env, ...env } })
+  const r = spawnSync(command, args, {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 120000,
+    env: { ...process.env, npm_config_loglevel: 'notice', ...env }
+  })
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, error: r.error }
 }
 
