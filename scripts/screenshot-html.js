@@ -4,12 +4,15 @@
 //   npm run bundle && npm run demo && node scripts/screenshot-html.js examples/report.html docs/images/report-page
 // which writes docs/images/report-page-880.png, report-page-1280.png and report-page-1280-dark.png. Each shot says
 // what the browser saw: console errors, requests other than the file (both must be none), the plots drawn and the
-// widest element. Needs chromium (apt-get install chromium); CHROMIUM_PATH points elsewhere.
+// widest element, and docs/images/screenshots.json records which page each shows (screenshot-manifest.js; a test
+// fails when the page the sources draw is not that one). Needs chromium (apt-get install chromium); CHROMIUM_PATH
+// points elsewhere.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
+import { recordShot } from './screenshot-manifest.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const ARGS = [
@@ -53,6 +56,7 @@ try {
     await page.goto(url, { waitUntil: 'load' })
     const file = `${prefix}-${width}${scheme === 'dark' ? '-dark' : ''}.png`
     await page.screenshot({ path: file, fullPage: height === null })
+    recordShot(file, input, `node scripts/screenshot-html.js ${input} ${prefix}`)
     // Measured in the page (a string: the document is the browser's, not this script's).
     const drawn = await page.evaluate(`({
       plots: document.querySelectorAll('svg.plot').length,

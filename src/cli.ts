@@ -5,6 +5,7 @@
 import { main } from './commands/cli-main.js'
 import { quietOnBrokenPipe } from './commands/broken-pipe.js'
 import { defaultThreads } from './stats/threads.js'
+import { invocation } from './commands/invocation.js'
 
 // `gate ... | head`: the reader closed the pipe; stop writing, keep the exit code (src/commands/broken-pipe.ts).
 let stdoutFailed = false
@@ -23,7 +24,8 @@ main(
   {
     isTTY: process.stdout.isTTY === true,
     noColor: (process.env.NO_COLOR ?? '') !== '',
-    threads: defaultThreads(process.env.RG_THREADS)
+    threads: defaultThreads(process.env.RG_THREADS),
+    command: invocation(process.argv[1], process.cwd())
   }
 ).then(
   (code) => {

@@ -10,7 +10,10 @@ import {
   type MetricCoverage,
   type Qrels
 } from './metrics/index.js'
+import { recogniseShape } from './readers/detect.js'
 import type { FetchedFile } from './readers/fetched.js'
+import { HEAD_BYTES } from './readers/probe.js'
+import { shapeRefusal } from './readers/shapes.js'
 import { readGatedRows } from './readers/gated-rows.js'
 import type { RowsInput } from './readers/rows-input.js'
 import { readWholeText } from './readers/whole-file.js'
@@ -40,7 +43,24 @@ export async function readRulesFile(file: string, limit = MAX_RULES_BYTES): Prom
 
 /** Reads the rules file into typed rules. */
 export async function readRules(file: string): Promise<Rules> {
-  return loadRules(await readRulesFile(file), file)
+  return rulesFromText(await readRulesFile(file), file)
+}
+
+/**
+ * Typed rules from the rules file's text (config/rules.ts). A file that is no rules at all, but a run, judgments or
+ * per-query rows given as the rules (readers/shapes.ts), is refused as what it is and where it goes, instead of with
+ * the YAML error its first line makes.
+ */
+export function rulesFromText(text: string, file: string): Rules {
+  try {
+    return loadRules(text, file)
+  } catch (error) {
+    // Only a refusal of the whole document (no key: not YAML, not a mapping): a misspelt key is a rules file.
+    if (!(error instanceof InputError) || error.where.key !== undefined) throw error
+    const shape = recogniseShape({ file, head: Buffer.from(text.slice(0, HEAD_BYTES)) }, 'rules')
+    if (shape === undefined) throw error
+    throw shapeRefusal(shape, 'rules', { file, line: 1 })
+  }
 }
 
 /** The core's inputs' names (docs/architecture.md lists them with the capabilities'). */
@@ -230,7 +250,7 @@ async function readCore(
         key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined
       },
       'several seed files per side are read as per-query metric rows, not as runs scored against judgments',
-      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files"
+      "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or node dist/cli.js metrics ... from a clone) and pass the per-query rows files"
     )
   }
   const seeds: SeedSides = { baseline: [], candidate: [] }

@@ -2,11 +2,10 @@ import * as core from '@actions/core'
 import { mkdir, mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { loadRules } from './config/rules.js'
 import { InputError, isInputError } from './errors.js'
 import type { DecidedBy } from './decide/decided-by.js'
 import { runGate } from './gate.js'
-import { loadGateInputs } from './load.js'
+import { loadGateInputs, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
@@ -90,7 +89,7 @@ export async function run(
       chosenBy: inputs.rulesFromChosenBy,
       readLocal: (file) => readLocalRules(ctx.workspace, file)
     })
-    const rules = loadRules(rulesText.text, rulesText.file)
+    const rules = rulesFromText(rulesText.text, rulesText.file)
     const warnings: string[] = []
     const baseline = await resolveBaseline({ client, ctx, pr }, inputs, { env, now: now(), warnings })
     const tmpRoot = env.RUNNER_TEMP || os.tmpdir()

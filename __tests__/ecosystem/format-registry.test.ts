@@ -168,6 +168,28 @@ const SAMPLES: Array<{ kind: FormatKind; name: string; file: string; text: strin
   { kind: 'rows', name: 'csv', file: 'rows.csv', text: 'query_id,recall@10\nq1,0.5\n' },
   { kind: 'run', name: 'json-document', file: 'summary.json', text: '{\n  "experiment": "bm25"\n}\n' },
   { kind: 'records', name: 'csv', file: 'labels.csv', text: 'item,label\na,1\n' },
+  // a run, judgments or per-query rows given as another kind (src/readers/shapes.ts): refused as what they are
+  { kind: 'rows', name: 'looks-like-trec-run', file: 'as-rows.run', text: 'q1 Q0 d1 1 2.5 bm25\n' },
+  { kind: 'rows', name: 'looks-like-trec-qrels', file: 'as-rows.qrels', text: 'q1 0 d1 1\n' },
+  { kind: 'rows', name: 'looks-like-beir-qrels', file: 'as-rows.tsv', text: 'query-id\tcorpus-id\tscore\nq1\td1\t1\n' },
+  { kind: 'run', name: 'looks-like-trec-qrels', file: 'as-run.qrels', text: 'q1 0 d1 1\n' },
+  { kind: 'run', name: 'looks-like-beir-qrels', file: 'as-run.tsv', text: 'query-id\tcorpus-id\tscore\nq1\td1\t1\n' },
+  { kind: 'run', name: 'looks-like-jsonl-rows', file: 'as-run.jsonl', text: '{"query_id": "q1", "recall@10": 0.5}\n' },
+  { kind: 'run', name: 'looks-like-csv-rows', file: 'as-run.csv', text: 'query_id,recall@10\nq1,0.5\n' },
+  { kind: 'qrels', name: 'looks-like-trec-run', file: 'as-qrels.run', text: 'q1 Q0 d1 1 2.5 bm25\n' },
+  {
+    kind: 'qrels',
+    name: 'looks-like-jsonl-run',
+    file: 'as-qrels-run.jsonl',
+    text: '{"query_id": "q1", "results": [{"doc_id": "d1", "score": 2.5}]}\n'
+  },
+  {
+    kind: 'qrels',
+    name: 'looks-like-jsonl-rows',
+    file: 'as-qrels.jsonl',
+    text: '{"query_id": "q1", "recall@10": 0.5}\n'
+  },
+  { kind: 'qrels', name: 'looks-like-csv-rows', file: 'as-qrels.csv', text: 'query_id,recall@10\nq1,0.5\n' },
   // the layouts of `gate --aggregates` (the warehouse tests read each one in full from DuckDB's output)
   { kind: 'aggregates', name: 'parquet', file: 'sums.parquet', text: 'PAR1 (detected by its magic only here)' },
   { kind: 'aggregates', name: 'csv', file: 'sums.csv', text: 'section,shard,family\nmeta,s0,0\n' },

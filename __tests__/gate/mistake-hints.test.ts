@@ -216,6 +216,8 @@ describe('a run gated without judgments', () => {
   it('TREC judgments given as a side', async () => {
     const qrels = 'q1 0 d1 1\nq1 0 d2 0\n'
     const err = await gate(ndcg, { 'q.txt': qrels, 'q2.txt': qrels }, 'q.txt', 'q2.txt')
-    expect(err).toMatch(/looks like TREC judgments.*--qrels/)
+    expect(err).toMatch(
+      /q\.txt:1: this looks like judgments \(TREC qrels: query iteration doc grade\), not per-query rows\. pass it as --qrels \/ judgments\.qrels/
+    )
   })
 })

@@ -131,6 +131,53 @@ describe('a queries file slices runs that carry no attributes', () => {
   })
 })
 
+describe('a misspelt attribute with a queries file (issue 34 item 8)', () => {
+  // The file has more fields than the rules use: family (sliced), lang and user_segment (not used by the rules).
+  const RICH = jsonl(
+    queryIds.map((id, i) => ({
+      query_id: id,
+      text: `what about ${id}?`,
+      family: family(id),
+      lang: i % 2 ? 'en' : 'de',
+      user_segment: 'x'
+    }))
+  )
+  const misspelt = (line: string): string =>
+    rules('QUERIES').replace('    non_inferior: { margin: 0.5 }\n', `    non_inferior: { margin: 0.5 }\n${line}`)
+
+  it('blames the rules key, suggests from all of the file’s fields, lists them, and does not ask for a queries file', async () => {
+    const r = await gate({
+      'queries.jsonl': RICH,
+      'rules.yml': misspelt(
+        '  - name: German holds\n    metric: nDCG@10\n    where: { languag: de }\n    non_inferior: { margin: 0.5 }\n'
+      )
+    })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      /rules\.yml \(checks\[1\]\.where\.languag\): no query of the queries file .*queries\.jsonl has the attribute "languag" \(did you mean "lang"\?\)/
+    )
+    expect(r.stderr).toContain("the queries file's fields: family, lang, user_segment")
+    expect(r.stderr).not.toContain('b.txt')
+    expect(r.stderr).not.toMatch(/name a queries file/)
+    expect(r.stderr).toContain('fix the name in the rules, or add the attribute to the queries file')
+  })
+
+  it('the same for slices and per_slice', async () => {
+    const slices = await gate({
+      'queries.jsonl': RICH,
+      'rules.yml': rules('QUERIES').replace('slices: [family]', 'slices: [family, user_segmnt]')
+    })
+    expect(slices.stderr).toMatch(
+      /\(slices\[1\]\): no query of the queries file .* has the attribute "user_segmnt" \(did you mean "user_segment"\?\)/
+    )
+    const perSlice = await gate({
+      'queries.jsonl': RICH,
+      'rules.yml': rules('QUERIES').replace('per_slice: family', 'per_slice: famly')
+    })
+    expect(perSlice.stderr).toMatch(/\(checks\[0\]\.per_slice\): .*"famly" \(did you mean "family"\?\)/)
+  })
+})
+
 describe('the README example examples/trec (TREC runs, the segment and topic in a queries file)', () => {
   it('is what scripts/make-run-example.js writes: the JSON Lines example runs as TREC lines', () => {
     expect(readFileSync('examples/trec/baseline.run', 'utf8').trim()).toBe(
@@ -165,5 +212,52 @@ describe('the README example examples/trec (TREC runs, the segment and topic in 
     expect(report.decided_by).toBe('new users are protected')
     expect(report.checks[2].units.map((u) => u.slice.topic)).toEqual(['billing', 'export', 'login', 'search'])
     expect(r.stdout).toContain('how do I fix')
+  })
+
+  it('the Markdown (the PR comment) shows both runs’ top documents with their grades, collapsed and bounded (issue 34 item 17)', async () => {
+    const r = await cli([
+      'gate',
+      '--rules',
+      'examples/trec/rules.yml',
+      '--baseline',
+      'examples/trec/baseline.run',
+      '--candidate',
+      'examples/trec/candidate.run',
+      '--format',
+      'markdown'
+    ])
+    expect(r.code).toBe(1)
+    const block = /<details><summary>Both runs’ top documents of these queries[^\n]*\n([\s\S]*?)<\/details>/.exec(
+      r.stdout
+    )
+    expect(block).not.toBeNull()
+    // Nested in the regressed queries' section, after its table.
+    const section = r.stdout.indexOf('<details><summary>Regressed queries:')
+    expect(section).toBeGreaterThan(0)
+    expect(r.stdout.indexOf('Both runs’ top documents')).toBeGreaterThan(section)
+    const rows = (block?.[1] ?? '').split('\n').filter((l) => /^\| (q\d+ )?\| \d \|/.test(l))
+    // The 10 listed queries, five ranks each: bounded by what the section lists.
+    expect(rows).toHaveLength(50)
+    // Each document's grade is the judgments' (read here from the qrels as written), – where they give none.
+    const grades = new Map(
+      readFileSync(`${EX}/qrels.txt`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '))
+        .map((f) => [`${f[0]} ${f[2]}`, f[3]])
+    )
+    let query = ''
+    let graded = 0
+    for (const row of rows) {
+      const cells = row.split(' | ').map((c) => c.replace(/^\| |\|$/g, '').trim())
+      if (cells[0] !== '') query = cells[0]
+      for (const cell of cells.slice(2)) {
+        const m = /^(\S+) \((.+)\)$/.exec(cell)
+        expect(m).not.toBeNull()
+        expect(m?.[2]).toBe(grades.get(`${query} ${m?.[1] ?? ''}`) ?? '–')
+        if (m?.[2] !== '–') graded++
+      }
+    }
+    expect(graded).toBeGreaterThan(20)
   })
 })

@@ -76,6 +76,19 @@ describe('the workflow lint', () => {
     )
   }, 120000)
 
+  it("checks a user's own workflow as docs/github.md says: npm run lint:workflows -- FILE (issue 34 item 18)", () => {
+    const file = path.join(tempDir('rg-lint-'), 'my-gate.yml')
+    writeFileSync(file, TYPO)
+    const r = spawnSync('npm', ['run', '--silent', 'lint:workflows', '--', file], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120000
+    })
+    expect(r.status).toBe(1)
+    expect(r.stdout).toContain('my-gate.yml')
+    expect(r.stdout).toMatch(/candidates/)
+  }, 120000)
+
   it('passes on every workflow of .github/workflows and docs/workflows', () => {
     const r = lint([])
     expect(r.stderr).toBe('')

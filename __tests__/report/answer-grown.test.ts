@@ -17,9 +17,9 @@ statistics: { resamples: 200, seed: 3 }
 checks:
   - name: recall holds
     metric: recall
-    non_inferior: { margin: 0.05 }
+    non_inferior: { margin: 0.1 }
 `
-// 40 exam queries, the candidate within the margin on every one: q00..q39, values 0.5 + i/100 and 0.01 less.
+// 40 exam queries (a margin of 0.1: 40 queries support at least 0.088 of the range), the candidate within the margin on every one: q00..q39, values 0.5 + i/100 and 0.01 less.
 const exam = Array.from({ length: 40 }, (_, i) => `q${String(i).padStart(2, '0')}`)
 const baseline = exam.map((id, i) => ({ query_id: id, recall: 0.5 + i / 100 }))
 const candidate = exam.map((id, i) => ({ query_id: id, recall: 0.49 + i / 100 + (i % 2 === 0 ? 0.001 : -0.001) }))

@@ -205,7 +205,7 @@ suite('the HTML page in chromium, opened from disk', () => {
     try {
       const column = (i: number): Promise<string[]> =>
         page.evaluate<string[]>(
-          `[...document.querySelectorAll('#regressed tbody tr:not([hidden])')].map((r) => r.cells[${i}].textContent)`
+          `[...document.querySelectorAll('#regressed tbody:not([hidden]) > tr:first-child')].map((r) => r.cells[${i}].textContent)`
         )
       const ids = await column(0)
       expect(ids.length).toBe(40)
@@ -215,7 +215,7 @@ suite('the HTML page in chromium, opened from disk', () => {
       expect(await column(0)).toEqual([...ids].sort().reverse())
       // The change column, ascending: the worst first, the page's own order.
       await page.click('#regressed thead th:nth-child(4) button')
-      const deltas = (await column(3)).map(Number)
+      const deltas = (await column(3)).map((t) => parseFloat(t))
       expect(deltas).toEqual([...deltas].sort((a, b) => a - b))
       expect(await page.getAttribute('#regressed thead th:nth-child(4)', 'aria-sort')).toBe('ascending')
       await page.fill('input[data-filter="regressed"]', ids[0])

@@ -273,21 +273,20 @@ describe('query details: columns appear when the caller has them', () => {
   const result = hostileIdsScenario()
   const worst = result.regressions[0].id
 
-  it('without details: no text or top-k columns', () => {
+  it('without details: no row of text or top-k lists', () => {
     const html = toHtmlReport(result)
-    expect(html).not.toContain('Query text')
+    expect(html).not.toContain('<tr class="docs">')
     expect(html).not.toContain('top documents')
   })
 
-  it('with text and both top-k lists: their columns, escaped, with the grades', () => {
+  it('with text and both top-k lists: a row under the query, escaped, with the grades', () => {
     const text = new Map([[worst, 'how do I <b>reset</b> my "password"?']])
     const doc = (d: string, grade: number | null) => ({ doc: d, grade })
     const baselineTop = new Map([[worst, [doc('doc-1', 2), doc('<img src=x>', null)]]])
     const candidateTop = new Map([[worst, Array.from({ length: 12 }, (_, i) => doc(`d${i}`, i === 0 ? 0 : 1))]])
     const html = toHtmlReport(result, { details: { text, baselineTop, candidateTop } })
-    expect(html).toContain('<button type="button">Query text</button>')
-    expect(html).toContain('<button type="button">Baseline top documents (grade)</button>')
-    expect(html).toContain('how do I &lt;b&gt;reset&lt;/b&gt; my &quot;password&quot;?')
+    expect(html).toContain('<p class="side">Baseline top documents (grade)</p>')
+    expect(html).toContain('<p class="text">how do I &lt;b&gt;reset&lt;/b&gt; my &quot;password&quot;?</p>')
     expect(html).toContain(
       '<li><span class="doc">doc-1</span> <span class="grade rel">2</span></li><li><span class="doc">&lt;img src=x&gt;</span> <span class="grade">–</span></li>'
     )

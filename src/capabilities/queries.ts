@@ -1,4 +1,6 @@
+import { nearName } from '../align/attribute-hint.js'
 import { neededAttributes } from '../config/attributes.js'
+import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { attrAt, type SideRows } from '../model/rows.js'
 import { readFetched } from '../readers/fetched.js'
@@ -7,6 +9,7 @@ import { fromByteString } from '../util/order.js'
 import { quote } from '../util/show.js'
 import type { Capability } from './contract.js'
 import type { QueryDetails } from '../decide/result.js'
+import type { QueryEvidence } from '../trust/evidence.js'
 
 const FILE = 'queries file'
 
@@ -34,23 +37,26 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
     const keep = new Set(neededAttributes(rules).keys())
     return readFetched(file, (path, name) => readQueriesFile(path, name, keep))
   },
-  sides: (core, file) =>
-    file === null || file === undefined ? core : { ...core, baseline: withExamAttributes(core.baseline, file) },
+  sides: (core, file, rules) => {
+    if (file === null || file === undefined) return core
+    const baseline = withExamAttributes(core.baseline, file)
+    refuseMissingAttributes(rules, { baseline, candidate: core.candidate }, file)
+    return { ...core, baseline }
+  },
   assess({ evidence: file, table, core }) {
     const text = file === null || file === undefined ? null : file
     const runs = core.trust.runs
     const details = (i: number): QueryDetails | undefined => {
       const id = table.ids[i]
       const t = text?.byId.get(id)?.text ?? undefined
-      const top =
-        runs === null
-          ? undefined
-          : {
-              baseline: topOf(runs.baseline.queries.get(id)?.top),
-              candidate: topOf(runs.candidate.queries.get(id)?.top)
-            }
-      if (t === undefined && top === undefined) return undefined
-      return { ...(t === undefined ? {} : { text: t }), ...(top === undefined ? {} : { top }) }
+      if (runs === null) return t === undefined ? undefined : { text: t }
+      const base = runs.baseline.queries.get(id)
+      const cand = runs.candidate.queries.get(id)
+      return {
+        ...(t === undefined ? {} : { text: t }),
+        top: { baseline: topOf(base), candidate: topOf(cand) },
+        grades: { baseline: gradesOf(base), candidate: gradesOf(cand) }
+      }
     }
     return {
       guards: [],
@@ -67,7 +73,39 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
   }
 }
 
-const topOf = (top: string[] | undefined): string[] => (top ?? []).slice(0, TOP_SHOWN).map(fromByteString)
+const topOf = (q: QueryEvidence | undefined): string[] => (q?.top ?? []).slice(0, TOP_SHOWN).map(fromByteString)
+
+/**
+ * The judgments' grades of {@link topOf}'s documents: a document without a judgment line, or judged with a negative
+ * grade (trec_eval's unjudged pool value), has none (null).
+ */
+const gradesOf = (q: QueryEvidence | undefined): Array<number | null> =>
+  Array.from((q?.topGrades ?? new Int32Array(0)).subarray(0, Math.min(TOP_SHOWN, q?.top.length ?? 0)), (g) =>
+    g < 0 ? null : g
+  )
+
+/**
+ * An attribute the rules name that neither the queries file nor the rows have: refused here, naming the rules key
+ * and the queries file, with a "did you mean" from every field of the file (not only those the rules use) and the
+ * list of what the file has. The pairing's own refusal (align/attribute-hint.ts) would blame the run and say to
+ * name a queries file the rules already name. A metric used as a group, and a label only the candidate gives, are
+ * left to it: its words for those hold.
+ */
+function refuseMissingAttributes(rules: Rules, sides: { baseline: SideRows; candidate: SideRows }, file: QueriesFile) {
+  const { baseline, candidate } = sides
+  const has = (s: SideRows, name: string): boolean => s.attributeFields.has(name) || s.numericFields.has(name)
+  for (const [name, key] of neededAttributes(rules)) {
+    if (rules.metrics.has(name) || has(baseline, name) || has(candidate, name)) continue
+    const inFile = file.fields.filter((f) => !rules.metrics.has(f))
+    const near = nearName(name, [...new Set([...inFile, ...baseline.attributeFields])])
+    const listed = inFile.length === 0 ? 'none' : [...inFile].sort().join(', ')
+    throw new InputError(
+      { file: rules.source.file, key },
+      `no query of the queries file ${file.source} has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`,
+      `the queries file's fields: ${listed}; fix the name in the rules, or add the attribute to the queries file (it is part of the exam)`
+    )
+  }
+}
 
 /**
  * The baseline's rows with the queries file's attributes: every row must have an entry (the file lists the exam),

@@ -59,6 +59,11 @@ export interface Terminal {
   noColor: boolean
   /** Threads for the resampling (RG_THREADS, else the cores); changes the time, never a byte. */
   threads?: number
+  /**
+   * How the user runs this CLI (invocation.ts: `retrieval-gate`, or `node dist/cli.js` from a clone), for the
+   * commands it prints to run next; `retrieval-gate` when not given.
+   */
+  command?: string
 }
 
 /**
@@ -97,14 +102,14 @@ export async function main(
     }
     if (command === 'gate') return await gateCommand(rest, out, terminal)
     if (command === 'metrics') return await metricsCommandLine(rest, out, err)
-    if (command === 'init') return await initCommandLine(rest, out)
+    if (command === 'init') return await initCommandLine(rest, out, terminal)
     if (command === 'explain') return await explainCommandLine(rest, out)
     if (command === 'validate') return await validateCommandLine(rest, out, err)
     if (command === 'sql') return await sqlCommandLine(rest, out)
     throw new UsageError(`unknown command ${quote(command)}${suggestion(command, Object.keys(COMMANDS))}`)
   } catch (error) {
     if (error instanceof UsageError) {
-      err(`retrieval-gate: ${error.message}\n${seeHelp(error.command)}\n`)
+      err(`retrieval-gate: ${error.message}\n${seeHelp(error.command, terminal.command)}\n`)
       return 2
     }
     if (isInputError(error)) {
@@ -288,7 +293,7 @@ async function metricsCommandLine(args: string[], out: Write, err: Write): Promi
   return 0
 }
 
-async function initCommandLine(args: string[], out: Write): Promise<number> {
+async function initCommandLine(args: string[], out: Write, terminal: Terminal): Promise<number> {
   const v = parse('init', args)
   required('init', v, ['baseline', 'candidate'])
   await initCommand(
@@ -300,7 +305,8 @@ async function initCommandLine(args: string[], out: Write): Promise<number> {
       qrels: v.qrels as string | undefined,
       queries: v.queries as string | undefined,
       format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string),
-      idField: v['id-field'] as string | undefined
+      idField: v['id-field'] as string | undefined,
+      command: terminal.command
     },
     out
   )

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs'
 import { loadRules } from '../config/rules.js'
 import { InputError } from '../errors.js'
 import type { RowsFormat } from '../readers/rows-input.js'
-import { Probe } from '../readers/probe.js'
+import { recogniseShape } from '../readers/detect.js'
+import { INSTALLED_COMMAND } from './invocation.js'
 import { parseDecimal } from '../readers/numbers.js'
 import { readRows } from '../readers/rows.js'
 import { computeRunRows, readQrels } from '../metrics/index.js'
@@ -47,6 +48,8 @@ export interface InitArgs {
   queries?: string
   format?: RowsFormat
   idField?: string
+  /** How the user runs the CLI (invocation.ts), for the next command init prints; `retrieval-gate` when absent. */
+  command?: string
 }
 
 /** What init found about one numeric field. */
@@ -476,7 +479,7 @@ function starterRules(ins: Inspection): string {
 }
 
 /** A plain-text summary of what init found, for the terminal. */
-function describeInspection(ins: Inspection, out: string): string {
+function describeInspection(ins: Inspection, out: string, command = INSTALLED_COMMAND): string {
   const L: string[] = []
   L.push(
     `Read ${bare(ins.baseline.file)} (${ins.baseline.rows} queries) and ${bare(ins.candidate.file)} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`
@@ -517,10 +520,8 @@ function describeInspection(ins: Inspection, out: string): string {
   L.push(
     `Wrote ${bare(out)}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`
   )
-  // The installed command (npm install -g retrieval-gate) and the form that works without installing it.
-  L.push(
-    `Then: retrieval-gate explain --rules ${bare(out)}   (not installed: npx retrieval-gate explain --rules ${bare(out)})`
-  )
+  // The next command as the user runs this one (retrieval-gate, or node dist/cli.js from a clone): it works as typed.
+  L.push(`Then: ${command} explain --rules ${bare(out)}`)
   return L.join('\n') + '\n'
 }
 
@@ -530,17 +531,17 @@ async function readSideForInit(file: string, args: InitArgs): Promise<SideRows> 
   try {
     side = await readRows(file, { metricFields: new Set(), format: args.format, idField: args.idField })
   } catch (error) {
-    if (error instanceof InputError && looksLikeTrecRun(file)) throw runWithoutQrels(file)
+    if (error instanceof InputError && looksLikeRun(file)) throw runWithoutQrels(file)
     throw error
   }
   if (side.numericFields.size > MAX_METRICS) throw runWithoutQrels(file, side.numericFields.size)
   return side
 }
 
-function looksLikeTrecRun(file: string): boolean {
+/** The file has a run's shape (the format registry's: readers/shapes.ts), so init's own words apply. */
+function looksLikeRun(file: string): boolean {
   try {
-    const f = new Probe({ file }).firstLine.text.trim().split(/\s+/)
-    return (f.length === 5 || f.length === 6) && parseDecimal(f[4]) !== undefined
+    return recogniseShape({ file }, 'rows')?.kind === 'run'
   } catch {
     return false
   }
@@ -620,5 +621,5 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
       'check the folder exists and is writable'
     )
   }
-  write(describeInspection(ins, args.out))
+  write(describeInspection(ins, args.out, args.command))
 }

@@ -335,14 +335,15 @@ export function fullUsage(): string {
     ]),
     '',
     EXIT_CODES,
-    'Installed with npm install -g retrieval-gate; without installing: npx retrieval-gate <command> ...',
+    `From a clone: node dist/cli.js <command> ...; installed from its tarball (npm pack, then npm install -g ./retrieval-gate-${VERSION}.tgz): retrieval-gate <command> ...`,
+    'The npm registry (npm install -g retrieval-gate, npx retrieval-gate) has it from the first release on.',
     ''
   ].join('\n')
 }
 
-/** The line a usage error ends with: where the command's options are listed. */
-export function seeHelp(name: CommandName | undefined): string {
-  return name === undefined ? 'see retrieval-gate --help' : `see retrieval-gate ${name} --help`
+/** The line a usage error ends with: where the command's options are listed, as the user runs the CLI (`program`). */
+export function seeHelp(name: CommandName | undefined, program = 'retrieval-gate'): string {
+  return name === undefined ? `see ${program} --help` : `see ${program} ${name} --help`
 }
 
 /**

@@ -50,10 +50,11 @@ export const JUDGE_RULES_PROPERTIES = {
         type: 'number',
         minimum: -1,
         maximum: 1,
-        description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice."
+        description:
+          'Floor of Cohen\'s kappa (judge vs human) for every judge in use, in every slice; below it the gate fails as "the ruler changed", naming the slice. An undefined kappa (one label only) is inconclusive.'
       },
       max_drop: share(
-        "Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs the candidate judge's labels (--candidate-judge-labels)."
+        "Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired jackknife-t interval of the difference over anchor items (pass: its low end is at least -max_drop; fail: its high end is below it). Needs the candidate judge's labels (--candidate-judge-labels)."
       ),
       repeatability: {
         type: 'object',

@@ -11,7 +11,7 @@ import { AMOUNT_SCHEMA, parseAmount } from './amount.js'
 export const BUDGET_PROPERTY = {
   budget: {
     description:
-      'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. Needs `reference`; non_inferior and superior checks only.',
+      'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. On non_inferior and superior checks, with where / per_slice (one budget per slice); refused without a reference, as wide as the metric\'s range, or "100%" on a better: higher metric that cannot go below 0.',
     ...AMOUNT_SCHEMA
   }
 } as const
@@ -21,7 +21,7 @@ export const REFERENCE_RULES_PROPERTIES = {
     type: 'object',
     additionalProperties: false,
     description:
-      "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent. Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable.",
+      "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent: path at ref, or an artifact of a push run (never a pull request, dispatched or scheduled run: docs/github.md). Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable. Refused when no check has a budget. The CLI reads --reference FILE (or path in the working directory when there is no ref).",
     properties: {
       name: {
         type: 'string',
@@ -46,7 +46,7 @@ export const REFERENCE_RULES_PROPERTIES = {
         minimum: 1,
         maximum: 1000,
         description:
-          "How many gate runs over the release may look at the budget (pull requests and their re-runs, counted in a ledger the PR cannot reset). Each look's interval is at confidence 1 - (1 - confidence) / looks, so over the whole release the chance of passing a budget that is already spent stays at most 1 - confidence; beyond the allowance a budget that is not shown spent is inconclusive. Default: none (each run tests the budget at the rules' confidence, and many looks add up)."
+          "How many gate runs over the release may look at the budget (pull requests and their re-runs, counted in a ledger the PR cannot reset). Each look's interval is at confidence 1 - (1 - confidence) / looks, so over the whole release the chance of passing a budget that is already spent stays at most 1 - confidence; beyond the allowance a budget that is not shown spent is inconclusive (budget_looks_exceeded, or budget_looks_unknown when the ledger cannot be read). Default: none (each run tests the budget at the rules' confidence, and many looks add up)."
       },
       manifest: {
         type: 'string',

@@ -39,7 +39,7 @@ export function loadRules(text: string, file: string): Rules {
     throw new InputError(
       { file, line: 1 },
       'the rules must be a mapping (key: value) at the top level',
-      'start from rules/presets/default.yml'
+      'retrieval-gate init --baseline B --candidate C writes a starter rules file from your two files'
     )
   }
   refuseNonFinite(data, [], source, file)

@@ -11,13 +11,14 @@ import { JUDGE_RULES_PROPERTIES } from './judge-rules.js'
  */
 const margin = {
   description:
-    'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
+    'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries. "100%" on a better: higher metric that cannot go below 0 is refused (it allows a fall to 0).',
   ...AMOUNT_SCHEMA
 } as const
 
 const where = {
   type: 'object',
-  description: 'Only the queries whose attributes have these values (e.g. { segment: new }).',
+  description:
+    'Only the queries whose attributes have these values (e.g. { segment: new }). A value no query has, or a combination no query has ({ segment: new, category: code } where each exists alone), is refused: a check over zero queries protects nothing.',
   minProperties: 1,
   additionalProperties: { type: 'string', minLength: 1 }
 } as const
@@ -46,16 +47,18 @@ export const RULES_SCHEMA = {
         properties: {
           better: {
             enum: ['higher', 'lower'],
-            description: 'Which direction is an improvement. For "lower" (latency, cost) every comparison flips.'
+            description:
+              'Which direction is an improvement: "higher" or "lower". For "lower" (latency, cost) every comparison flips: a rise is a loss.'
           },
           binary: {
             type: 'boolean',
-            description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test.'
+            description:
+              'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test (superior: { test: mcnemar }), and every value must be 0 or 1.'
           },
           range: {
             type: 'array',
             description:
-              'The values the metric can take, [min, max]; a value outside is refused. Defaults to [0, 1] for binary metrics.',
+              'The values the metric can take, [min, max]: a value outside is refused; a margin or a regression threshold as wide as the range is refused (the check could never fail). Binary metrics are [0, 1]; ranking measures computed from runs (nDCG@k, R@k, P@k, ...) are [0, 1] without declaring it.',
             items: { type: 'number' },
             minItems: 2,
             maxItems: 2
@@ -64,7 +67,7 @@ export const RULES_SCHEMA = {
           fill: {
             type: 'number',
             description:
-              'Value used for a missing query when queries.missing is "zero" (default 0; required for better: lower).'
+              'Value scored for a missing query under queries.missing: zero (default 0). Required for better: lower metrics (a 0 ms latency would look perfect).'
           }
         }
       }
@@ -79,7 +82,7 @@ export const RULES_SCHEMA = {
           type: 'string',
           minLength: 1,
           description:
-            'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.'
+            'The judgments, relative to the working directory: TREC qrels (query iteration doc grade), ranx / pytrec_eval JSON or BEIR TSV; the measures under metrics are computed from them exactly as trec_eval does. Required unless the rules name a dataset, whose gold is then the judgments.'
         },
         no_relevant: {
           enum: ['exclude', 'zero', 'report'],
@@ -100,7 +103,7 @@ export const RULES_SCHEMA = {
     slices: {
       type: 'array',
       description:
-        'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
+        'Attribute fields to break every metric down by in the report: exploratory (shown, never gating unless a check names them). Every attribute (here, in where, per_slice, statistics.cluster, statistics.weights.by) is read from the exam: the baseline rows, the queries file or the evaluation set. A baseline row without it is refused even if the candidate has it; a candidate value that differs is refused.',
       items: { type: 'string', minLength: 1 },
       uniqueItems: true,
       maxItems: 20
@@ -115,13 +118,13 @@ export const RULES_SCHEMA = {
           exclusiveMinimum: 0.5,
           exclusiveMaximum: 1,
           description:
-            'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.'
+            'Two-sided confidence of every interval (0.95: the worse end is the 2.5% percentile), between 0.5 and 1. Default 0.95.'
         },
         resamples: {
           type: 'integer',
           minimum: 100,
           maximum: 1000000,
-          description: 'Bootstrap resamples. Default 10000.'
+          description: 'Bootstrap resamples, 100 to 1,000,000. Default 10000.'
         },
         seed: {
           type: ['integer', 'string'],
@@ -149,7 +152,7 @@ export const RULES_SCHEMA = {
           type: 'string',
           minLength: 1,
           description:
-            'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.'
+            'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries. McNemar is refused under clusters.'
         },
         cluster_weighting: {
           enum: ['query', 'cluster'],
@@ -161,7 +164,7 @@ export const RULES_SCHEMA = {
           additionalProperties: false,
           required: ['by', 'target'],
           description:
-            'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value.',
+            'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value. The targets must sum to 1 and cover every value present.',
           properties: {
             by: { type: 'string', minLength: 1, description: 'Attribute defining the strata (e.g. segment).' },
             target: {
@@ -183,8 +186,18 @@ export const RULES_SCHEMA = {
               additionalProperties: false,
               required: ['baseline', 'candidate'],
               properties: {
-                baseline: { type: 'integer', minimum: 1, maximum: 1000 },
-                candidate: { type: 'integer', minimum: 1, maximum: 1000 }
+                baseline: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 1000,
+                  description: 'How many seed files the baseline gives (--baseline once per seed).'
+                },
+                candidate: {
+                  type: 'integer',
+                  minimum: 1,
+                  maximum: 1000,
+                  description: 'How many seed files the candidate gives (--candidate once per seed).'
+                }
               }
             }
           ]
@@ -222,7 +235,7 @@ export const RULES_SCHEMA = {
           type: 'string',
           minLength: 1,
           description:
-            'The queries file (JSON Lines or CSV: query_id, text, attributes), part of the exam (read at the base commit in a pull request): its attributes are the slices, clusters and weights of every query (runs carry none), its text is shown beside each regressed query. Every compared query must be in it.'
+            "The queries file (JSON Lines or CSV: query_id, text, attributes), part of the exam (read at the base commit in a pull request): its attributes are the slices, clusters and weights of every query (runs carry none), its text and both runs' top documents are shown beside each regressed query. Every compared query must be in it; a row that contradicts it is refused."
         }
       }
     },
@@ -240,7 +253,8 @@ export const RULES_SCHEMA = {
       type: 'array',
       minItems: 1,
       maxItems: 100,
-      description: 'The guardrails, all of which must hold, evaluated and reported in this order.',
+      description:
+        'The guardrails, all of which must hold, evaluated and reported in this order. Names must be unique.',
       items: {
         type: 'object',
         additionalProperties: false,
@@ -257,7 +271,8 @@ export const RULES_SCHEMA = {
           per_slice: {
             type: 'string',
             minLength: 1,
-            description: 'Evaluate the check separately for every value of this attribute; all must hold.'
+            description:
+              'Evaluate the check separately for every value of this attribute (within where); all must hold.'
           },
           non_inferior: {
             type: 'object',
@@ -317,7 +332,7 @@ export const RULES_SCHEMA = {
             additionalProperties: false,
             minProperties: 1,
             description:
-              'Caps how many queries may get worse (a count of queries, or a share of the compared queries).',
+              "Caps how many queries may get worse by more than threshold: a count of queries, and/or a share of the compared queries (the exam's). Refused when it could never fail: share 1, a threshold as wide as the metric's range, a count as large as the queries of the check (with per_slice: of its largest slice).",
             properties: {
               count: { type: 'integer', minimum: 0, description: 'At most this many regressed queries.' },
               share: {

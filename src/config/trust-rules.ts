@@ -50,7 +50,10 @@ export const TRUST_RULES_PROPERTIES = {
         description:
           'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.'
       },
-      split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
+      split: {
+        enum: ['dev', 'holdout', 'all'],
+        description: 'The split the gate grades on: holdout (default), dev or all.'
+      },
       manifest: {
         type: 'string',
         minLength: 1,
@@ -67,7 +70,7 @@ export const TRUST_RULES_PROPERTIES = {
             type: 'integer',
             minimum: 1,
             description:
-              "Most gate runs per pull request that may grade the holdout, counted per head branch on the release's commit (a force-push, a rebase or the branch reopened as a new PR keeps its count)."
+              "Most gate runs per pull request that may grade the holdout, counted per head branch on the release's commit (a force-push, a rebase or the branch reopened as a new PR keeps its count); beyond it the checks on holdout queries are inconclusive, with the count. A ledger that cannot be read makes them inconclusive (holdout_looks_unknown)."
           },
           max_per_release: {
             type: 'integer',
@@ -98,13 +101,15 @@ export const TRUST_RULES_PROPERTIES = {
         minItems: 1,
         uniqueItems: true,
         items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
-        description: 'e.g. [corpus.content_hash, chunker, judge.model].'
+        description:
+          'Dotted manifest fields that must be equal between the sides (and the dataset), e.g. [corpus.content_hash, chunker, judge.model]; a difference fails the gate as "not comparable".'
       },
       may_differ: {
         type: 'array',
         uniqueItems: true,
         items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
-        description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.'
+        description:
+          'Fields expected to differ (default [embedding]); any other difference is a comparability warning (the result is not publishable).'
       }
     }
   },

@@ -34,7 +34,7 @@ export function parseSource(text: string, file: string, what: string): SourceDoc
     throw new InputError(
       { file },
       `the ${what} file is empty`,
-      'write the rules (see rules/schema.json and the README)'
+      'retrieval-gate init --baseline B --candidate C writes a starter rules file from your two files'
     )
   const lineCounter = new LineCounter()
   let doc: Document

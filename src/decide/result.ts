@@ -129,6 +129,8 @@ export interface RenderParts {
 export interface QueryDetails {
   text?: string
   top?: { baseline: string[]; candidate: string[] }
+  /** The judgments' grade of each of `top`'s documents, in the same order (null: not judged). */
+  grades?: { baseline: Array<number | null>; candidate: Array<number | null> }
 }
 
 /** Every capability's details of the query at index `i` of the paired table, merged (empty when none gives any). */

@@ -40,6 +40,7 @@ import { readParquetRun } from './parquet.js'
 import { parquetColumnNames, readParquetRows } from './parquet-long.js'
 import { readPlainRows } from './plain-rows.js'
 import { PARQUET_MAGIC, sniffBraceRun, type Probe } from './probe.js'
+import { lookalikes, shapeRefusal, type Shape } from './shapes.js'
 import { forEachCsvMap, forEachJsonlMap, type RecordHandler } from './record-maps.js'
 import type { RowsFormat, RowsOptions } from './rows-input.js'
 import type { BlockCollector } from './run-blocks.js'
@@ -156,6 +157,21 @@ const listing = async (p: Probe, layout: MeasureLayout): Promise<Sniffed | undef
 /** One of the aggregate-only JSON shapes, from the first keys. */
 const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) =>
   brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined
+
+/**
+ * A refusal entry for a file of another kind's shape (shapes.ts: a run, judgments, per-query rows) given as
+ * `given`: recognised by its first line, refused with what it is and where it goes. Spread with the entry's kind.
+ */
+function lookalikeEntry(shape: Shape, given: 'rows' | 'run' | 'qrels') {
+  return {
+    name: `looks-like-${shape.name}`,
+    refuses: true as const,
+    sniff: (p: Probe) => (shape.test(p) ? content(`its first line: ${shape.what}`) : undefined),
+    read: (p: Probe): never => {
+      throw shapeRefusal(shape, given, { file: p.file, line: p.firstLine.line })
+    }
+  }
+}
 
 const ROWS: RowsEntry[] = [
   {
@@ -381,6 +397,9 @@ const ROWS: RowsEntry[] = [
     sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
     read: (p, o) => readPlainRows(p.file, 'csv', o)
   },
+  // A run or judgments given as rows (a JSON Lines run is told apart after reading: plain-rows.ts, ids repeating with
+  // a document field, since a rows file may carry a document id as an attribute).
+  ...lookalikes('rows', ['jsonl-run']).map((s): RowsEntry => ({ kind: 'rows', ...lookalikeEntry(s, 'rows') })),
   {
     kind: 'rows',
     name: 'jsonl',
@@ -409,6 +428,8 @@ const RUNS: RunEntry[] = [
       throw refuseRanxLz4(p.file, 'run')
     }
   },
+  // Judgments or per-query rows given as a run (files swapped, or rows under rules that name judgments).
+  ...lookalikes('run').map((s): RunEntry => ({ kind: 'run', ...lookalikeEntry(s, 'run') })),
   {
     kind: 'run',
     name: 'json-document',
@@ -467,6 +488,8 @@ const QRELS: QrelsEntry[] = [
       )
     }
   },
+  // A run or per-query rows given as the judgments (files swapped).
+  ...lookalikes('qrels').map((s): QrelsEntry => ({ kind: 'qrels', ...lookalikeEntry(s, 'qrels') })),
   {
     kind: 'qrels',
     name: 'json',

@@ -6,7 +6,9 @@ import type { RowsOptions } from './rows-input.js'
 import { forEachJsonRecord, type JsonMembers } from './json/lines.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from './field-caps.js'
 import { parseMetricCell } from './numbers.js'
-import { documentField, firstLineHint, firstLineMistake, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
+import { documentField, firstLineHint, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
+import { Probe } from './probe.js'
+import { lookalikes, shapeRefusal } from './shapes.js'
 import { quote } from '../util/show.js'
 
 /** The field that names a query in every per-query rows file. */
@@ -112,8 +114,12 @@ async function readJsonl(read: RowsRead): Promise<void> {
     nonFinite: true,
     hint: (text, line) => (line === 1 ? firstLineHint(text, hint) : hint),
     beforeParse: (text, line) => {
-      const mistake = line === 1 ? firstLineMistake(text) : undefined
-      if (mistake !== undefined) throw new InputError({ file, line }, mistake.problem, mistake.hint)
+      // Read as JSON Lines by name (--input-format jsonl), a TREC run or judgments still gets its shape's refusal
+      // (the registry's rows entries, formats.ts, refuse the same shapes when the format is detected).
+      if (line !== 1) return
+      const probe = new Probe({ file, head: Buffer.from(text.slice(0, 1000)) })
+      const shape = lookalikes('rows', ['jsonl-run']).find((s) => s.test(probe))
+      if (shape !== undefined) throw shapeRefusal(shape, 'rows', { file, line })
     }
   })
 }

@@ -24,7 +24,16 @@ export interface QueriesFile {
   byId: ReadonlyMap<string, QueryEntry>
   /** Attribute names found on any record that the rules use (in the file's order of first use). */
   attributes: string[]
+  /**
+   * Every other field name of the records (neither the id nor the text), at most {@link MAX_FIELD_NAMES} in order of
+   * first use: what a misspelt attribute in the rules is compared with ("did you mean"), though only the used ones
+   * are kept.
+   */
+  fields: string[]
 }
+
+/** Most field names kept for "did you mean" (a queries file has a few; a hostile one is not listed whole). */
+export const MAX_FIELD_NAMES = 200
 
 /** Longest query text kept: a question, a prompt; reports show it cut shorter still. */
 export const MAX_QUERY_TEXT_CHARS = 4000
@@ -49,6 +58,7 @@ export async function readQueriesFile(
 ): Promise<QueriesFile> {
   const byId = new Map<string, QueryEntry>()
   const attributes: string[] = []
+  const fields = new Set<string>()
   const onRecord = (record: Map<string, unknown>, line: number): void => {
     const where = { file: name, line }
     const idKey = ID_KEYS.find((k) => record.has(k))
@@ -66,6 +76,8 @@ export async function readQueriesFile(
         'list every query once: its text and attributes are the exam'
       )
     const textKey = TEXT_KEYS.find((k) => record.has(k))
+    for (const key of record.keys())
+      if (fields.size < MAX_FIELD_NAMES && key !== idKey && key !== textKey) fields.add(key)
     const rawText = textKey === undefined ? undefined : record.get(textKey)
     const text = typeof rawText === 'string' && rawText !== '' ? rawText.slice(0, MAX_QUERY_TEXT_CHARS) : null
     const attrs = new Map<string, string>()
@@ -93,7 +105,7 @@ export async function readQueriesFile(
   }
   await forEachRecord(path, name, onRecord, HINT)
   if (byId.size === 0) throw new InputError({ file: name }, 'the queries file lists no query', HINT)
-  return { source: name, byId, attributes }
+  return { source: name, byId, attributes, fields: [...fields] }
 }
 
 /** A value that can be an attribute (a nested object or list is left out when every attribute is kept). */

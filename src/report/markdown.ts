@@ -31,6 +31,7 @@ import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
 import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { listableRegressions, withheldSentence } from './holdout.js'
+import { topDocumentsBlock } from './top-documents.js'
 import { capabilitySections, markdownSlot } from './slots.js'
 import { detailsBlock } from './details.js'
 import { shownSliceRows } from './slice-rows.js'
@@ -186,13 +187,15 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     const listable = listableRegressions(result)
     const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
     const body: string[] = []
-    if (shown > 0)
+    if (shown > 0) {
       body.push(
         `The ${shown} queries that lost most on ${inline(primary.name)}:`,
         '',
         regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS),
         ''
       )
+      pushAll(body, topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS)))
+    }
     if (listable.withheld > 0) body.push(withheldSentence(listable.withheld), '')
     body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '')
     details(

@@ -6,8 +6,8 @@ import { queryDetails, type GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'
-import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { amount, cellUnit, changeCell, displayNumber, sliceLabel } from './words.js'
+import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
+import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
 import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
@@ -43,7 +43,7 @@ const LIST_IDS = 10
 const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
 
 function digits(metric: MetricRule, c: Comparison): number {
-  return digitsFor(metric.range, Math.abs(c.baseline))
+  return levelDigits(metric, Math.abs(c.baseline))
 }
 
 /** A level of `metric` in a cell (a mean, an at_least value): as the files hold it, with the comparison's digits. */
@@ -266,7 +266,7 @@ export function regressedTable(result: GateResult, limit: number): string {
   const primary = metricOf(result, result.primaryMetric)
   const shown = result.regressions.slice(0, limit)
   const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0
-  const d = digitsFor(primary.range, typical)
+  const d = levelDigits(primary, typical)
   const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
   // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
   const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)

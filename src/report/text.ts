@@ -11,7 +11,7 @@ import { reportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
 import { rowOfId } from '../align/row-of-id.js'
 import { pageSentence, type WrittenFiles } from './files.js'
-import { cellUnit, changeCell, sliceLabel, unitWord } from './words.js'
+import { cellUnit, changeCell, levelDigits, sliceLabel, unitWord } from './words.js'
 import { gatedNotes, methodName, methodRows, slicesList } from './interval-words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
@@ -160,7 +160,7 @@ export function toText(result: GateResult, options: TextOptions): string {
     if (tail !== null) out.push(`  ${plain(leftTailSentence(tail), 400)}`)
   }
   if (result.regressions.length > 0) {
-    const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline))
+    const dg = levelDigits(primary, Math.abs(result.regressions[0].baseline))
     out.push('')
     out.push(
       paint('bold', `Most regressed on ${plain(primary.name, 40)}`) +

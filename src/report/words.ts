@@ -43,6 +43,20 @@ export function changeCell(x: number, metric: MetricRule, typical: number): stri
   return signed(x, digitsFor(metric.range, typical))
 }
 
+/**
+ * How many decimals a LEVEL of `metric` (a side's mean, one query's value) is shown with: four for a share (a
+ * declared range, or a ranking measure's bounds), so a query at 1 reads 1.0000 beside 0.9553, else by `typical`.
+ */
+export function levelDigits(metric: MetricRule, typical: number): number {
+  return digitsFor(metric.bounds ?? metric.range, typical)
+}
+
+/** A change in a table cell with its unit after it: `-9.84 pts`, `+5.2 ms` (RAW: escape it). */
+export function changeWithUnit(x: number, metric: MetricRule, typical: number): string {
+  const unit = cellUnit(metric)
+  return `${changeCell(x, metric, typical)}${unit ? ` ${unit}` : ''}`
+}
+
 /** "pts", the metric's unit ("ms") or "": the unit a table's change cell carries after its number (RAW: escape it). */
 export function cellUnit(metric: MetricRule): string {
   return inPoints(metric) ? 'pts' : metric.unit

@@ -4,7 +4,7 @@ import { InputError } from '../errors.js'
 import type { Interval } from './bca.js'
 import { compareFrom, levelFrom, type Comparison, type LevelInterval, type SubsetFacts } from './comparison.js'
 import { buildDesign, type Design } from './design.js'
-import { momentsOfDesign, type StratumMoments } from './moments.js'
+import { momentsOfColumn, momentsOfDesign, type StratumMoments } from './moments.js'
 import type { Randomization } from './randomization.js'
 import { createResampling, type ColumnLaw } from './resampling.js'
 import type { Resamples } from '../util/order-statistics.js'
@@ -157,7 +157,6 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
       const flip = resampling.flips(design, idx, `${key}\u0000flip`)
       // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
       runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs])
-      const levels = buildDesign(table, idx, levelColumns, under)
       const k = metricNames.length
       s = {
         design,
@@ -169,8 +168,8 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
         },
         moments: metricNames.map((_, c) => ({
           difference: momentsOfDesign(design, c),
-          baseline: momentsOfDesign(levels, c),
-          candidate: momentsOfDesign(levels, k + c)
+          baseline: momentsOfColumn(design, levelColumns[c], idx),
+          candidate: momentsOfColumn(design, levelColumns[k + c], idx)
         })),
         randomization: flip.finish(),
         intervals: new Map(),

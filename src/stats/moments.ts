@@ -71,6 +71,27 @@ export function momentsOfDesign(design: Design, c: number): StratumMoments[] {
 }
 
 /**
+ * The per-stratum moments of a column of the table (a side's values) on the design's units, without copying the
+ * column into a design of its own: a unit's value is its member's (or, for a cluster, the sum or mean of its
+ * members'), gathered once into a units-long array. The same numbers as a design built over the column would give.
+ */
+export function momentsOfColumn(design: Design, column: Float64Array, members: Int32Array): StratumMoments[] {
+  const values = new Float64Array(design.units)
+  const { unitOfMember, counts } = design
+  for (let j = 0; j < members.length; j++) {
+    const x = column[members[j]]
+    values[unitOfMember[j]] += x - x === 0 ? x + 0 : Number.NaN
+  }
+  // Cluster means (cluster weighting): each unit counts once, its value the mean of its queries.
+  if (design.clusters !== null && counts === null) {
+    const size = new Float64Array(design.units)
+    for (let j = 0; j < members.length; j++) size[unitOfMember[j]]++
+    for (let u = 0; u < design.units; u++) values[u] /= size[u]
+  }
+  return momentsOfDesign({ ...design, k: 1, values }, 0)
+}
+
+/**
  * The estimate Σ_s weight_s·sum_s/den_s and what the laws read of it. A stratum of one unit adds its value but no
  * variance (its variability cannot be estimated: the reliability rule refuses such a design for a pass).
  */

@@ -1,6 +1,7 @@
 /**
  * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
- * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
+ * read: a CSV under another name, a run given where per-query rows were expected (a file's shape, told from its
+ * first line whatever it was given as, is src/readers/shapes.ts). The readers
  * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
  * likely cause ("it looks like a TREC run: name the judgments") instead of only the symptom ("not valid JSON").
  */
@@ -35,43 +36,9 @@ export interface Mistake {
   hint: string
 }
 
-/** The whitespace-separated fields of the head of a line (no regex over the whole line). */
-function headFields(text: string): string[] {
-  return text
-    .slice(0, HEAD_CHARS)
-    .trim()
-    .split(/[ \t]+/)
-}
-
-function isNumber(s: string | undefined): boolean {
-  return s !== undefined && s !== '' && Number.isFinite(Number(s))
-}
-
 /**
- * The first line of a per-query rows file that is a TREC run line (`q1 Q0 doc7 1 12.5 tag`) or a TREC qrels line
- * (`q1 0 doc7 1`): the file is not rows at all, so the refusal names what it is (not "not valid JSON").
- */
-export function firstLineMistake(text: string): Mistake | undefined {
-  const head = text.slice(0, HEAD_CHARS).trimStart()
-  if (head.startsWith('{') || head.startsWith('[')) return undefined
-  const f = headFields(head)
-  if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
-    return {
-      problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows',
-      hint: RUN_WITHOUT_JUDGMENTS
-    }
-  if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
-    return {
-      problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
-      hint: 'pass it with --qrels (or name it in the rules, key judgments.qrels) and give the runs as --baseline / --candidate'
-    }
-  }
-  return undefined
-}
-
-/**
- * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line
- * ({@link firstLineMistake}): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
+ * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line (those are
+ * refused by their shape: src/readers/shapes.ts): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
  */
 export function firstLineHint(text: string, fallback: string): string {
   const head = text.slice(0, HEAD_CHARS).trimStart()

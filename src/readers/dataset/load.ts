@@ -61,6 +61,6 @@ export function datasetRefusal(file: string, violations: readonly Violation[]): 
   return new InputError(
     { file },
     `the evaluation set breaks its contract (${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}):\n${[...shown, ...more].join('\n')}\n`,
-    `run \`retrieval-gate validate --dataset ${file}\` (or \`npx retrieval-gate validate ...\` without installing it) for the full list, fix the file, and rerun`
+    `run \`retrieval-gate validate --dataset ${file}\` (\`node dist/cli.js validate ...\` from a clone) for the full list, fix the file, and rerun`
   )
 }

@@ -42,18 +42,18 @@ export function capabilityParts(result: GateResult, files?: WrittenFiles): Capab
 }
 
 /**
- * What the capabilities show beside each query (the queries file's text; both runs' top documents in runs mode),
- * as the page's lookups by query id.
+ * What the capabilities show beside each query (the queries file's text; both runs' top documents with their
+ * judgments' grades in runs mode), as the page's lookups by query id.
  */
 export function capabilityDetails(result: GateResult): QueryDetails | undefined {
   if (!result.capabilities.some((c) => c.parts.queryDetails !== undefined)) return undefined
   const index = new Map(result.table.ids.map((id, i) => [id, i]))
   const at = (id: string) => queryDetails(result, index.get(id) ?? -1)
-  const ranked = (docs: string[] | undefined): readonly RankedDoc[] | undefined =>
-    docs?.map((doc) => ({ doc, grade: null }))
+  const ranked = (docs: string[] | undefined, grades: Array<number | null> | undefined): RankedDoc[] | undefined =>
+    docs?.map((doc, k) => ({ doc, grade: grades?.[k] ?? null }))
   return {
     text: { get: (id) => at(id).text },
-    baselineTop: { get: (id) => ranked(at(id).top?.baseline) },
-    candidateTop: { get: (id) => ranked(at(id).top?.candidate) }
+    baselineTop: { get: (id) => ranked(at(id).top?.baseline, at(id).grades?.baseline) },
+    candidateTop: { get: (id) => ranked(at(id).top?.candidate, at(id).grades?.candidate) }
   }
 }

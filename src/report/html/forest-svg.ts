@@ -23,8 +23,11 @@ const NUMBERS_X = 642
 const ROW = 24
 const TOP = 40
 const BOTTOM = 58
-/** Closest two limit labels may sit on one line, in pixels. */
-const LABEL_GAP = 16
+/** A limit label's width per character (11 px bold digits) and the room kept between two on one line, in pixels. */
+const LABEL_CHAR = 7.5
+const LABEL_GAP = 4
+/** Height of one line of limit labels above the rows (an 11 px label's box is about 13 px tall). */
+const LABEL_LINE = 14
 /** Longest slice label drawn in a row (the tooltip has it whole). */
 const SLICE_CHARS = 34
 
@@ -68,7 +71,10 @@ export function forestSvg(options: ForestPicture): { svg: string; hidden: number
   const axis = numberAxis(values, PLOT_WIDTH)
   const right = PLOT_LEFT + PLOT_WIDTH
   const x = linear(axis.lo, axis.hi, PLOT_LEFT, right)
-  const bottom = TOP + rows.length * ROW
+  const placed = placeLimitLabels(limits, x)
+  // Room above the rows for every line of labels the limits need (the highest label's box stays inside the picture).
+  const top = Math.max(TOP, LABEL_LINE * (placed.lines + 1))
+  const bottom = top + rows.length * ROW
   const unit = unitWord(metric)
   const out = [
     svgOpen({
@@ -81,7 +87,7 @@ export function forestSvg(options: ForestPicture): { svg: string; hidden: number
   ]
   const label = (v: number): string => tickLabel(axis, v)
   out.push(
-    bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP - 6 })
+    bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: top - 6 })
   )
   if (unit) out.push(text('unit', { x: right + 26, y: bottom + 22 }, esc(unit, 16)))
   const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →']
@@ -89,41 +95,58 @@ export function forestSvg(options: ForestPicture): { svg: string; hidden: number
     text('direction', { x: PLOT_LEFT, y: bottom + 42 }, lower),
     text('direction', { x: right, y: bottom + 42, anchor: 'end' }, upper)
   )
-  if (axis.lo <= 0 && axis.hi >= 0) out.push(line('zero', { x1: x(0), y1: TOP - 6, x2: x(0), y2: bottom + 4 }))
-  out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`))
-  rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP + i * ROW + ROW / 2)))
+  if (axis.lo <= 0 && axis.hi >= 0) out.push(line('zero', { x1: x(0), y1: top - 6, x2: x(0), y2: bottom + 4 }))
+  out.push(...limitLines(placed.labels, { top, bottom }, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`))
+  rows.forEach((r, i) => out.push(rowSvg(r, metric, x, top + i * ROW + ROW / 2)))
   out.push('</svg>')
   return { svg: out.join('\n'), hidden }
 }
 
+/** A limit's label where it is drawn: its x and the line above the rows it sits on (0: the lowest). */
+interface PlacedLimit {
+  value: number
+  check: string
+  at: number
+  line: number
+}
+
 /**
- * Each limit once (a relative margin gives every slice its own), labelled with its check's number at the top;
- * a label closer than LABEL_GAP to the one before it goes one line higher, so neighbouring numbers stay apart.
+ * Each limit once (a relative margin gives every slice its own), its label (the check's number, centred on its
+ * line) on the lowest line above the rows where it clears every label already there by LABEL_GAP, left to right:
+ * limits close together on a wide axis stack their numbers instead of drawing them over each other.
  */
-function limitLines(
+function placeLimitLabels(
   limits: Array<{ value: number; check: string }>,
-  x: (v: number) => number,
-  bottom: number,
-  words: (v: number) => string
-): string[] {
-  const out: string[] = []
+  x: (v: number) => number
+): { labels: PlacedLimit[]; lines: number } {
   const seen = new Set<string>()
-  let previous = -Infinity
-  let raised = false
-  for (const l of [...limits].sort((a, b) => a.value - b.value)) {
+  const ends: number[] = []
+  const labels: PlacedLimit[] = []
+  for (const l of [...limits].sort((a, b) => a.value - b.value || (a.check < b.check ? -1 : 1))) {
     const at = x(l.value)
     const key = `${l.check} ${px(at)}`
     if (seen.has(key)) continue
     seen.add(key)
-    raised = at - previous < LABEL_GAP && !raised
-    previous = at
-    const top = TOP - (raised ? 24 : 12)
-    const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`
-    out.push(
-      `<g class="limit">${title}${line('limit', { x1: at, y1: top, x2: at, y2: bottom + 4 })}${text('limit-label', { x: at, y: top - 4, anchor: 'middle' }, entities(l.check))}</g>`
-    )
+    const half = (l.check.length * LABEL_CHAR) / 2
+    let line = ends.findIndex((end) => at - half >= end + LABEL_GAP)
+    if (line < 0) line = ends.length
+    ends[line] = at + half
+    labels.push({ ...l, at, line })
   }
-  return out
+  return { labels, lines: ends.length }
+}
+
+/** The limits' dashed lines from their labels down through the rows, each with its tooltip. */
+function limitLines(
+  labels: PlacedLimit[],
+  rows: { top: number; bottom: number },
+  words: (v: number) => string
+): string[] {
+  return labels.map((l) => {
+    const top = rows.top - 6 - LABEL_LINE * l.line
+    const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`
+    return `<g class="limit">${title}${line('limit', { x1: l.at, y1: top, x2: l.at, y2: rows.bottom + 4 })}${text('limit-label', { x: l.at, y: top - 3, anchor: 'middle' }, entities(l.check))}</g>`
+  })
 }
 
 function rowSvg(r: ForestRow, metric: MetricRule, x: (v: number) => number, y: number): string {

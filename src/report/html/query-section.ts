@@ -53,11 +53,11 @@ function legend(colours: SliceColours | null): string {
   const items = ['<li>▼ got worse</li>', '<li>● did not</li>']
   const swatch = (k: number, words: string): string => `<li><span class="sw c${k}">●</span> ${words}</li>`
   if (colours !== null) {
-    colours.values.forEach((v, k) =>
-      items.push(swatch(k, `${esc(sliceLabel([[colours.attribute, v.value]]), 80)} (${v.count})`))
-    )
+    const named = (v: string): string => esc(sliceLabel([[colours.attribute, v]]), 80)
+    colours.values.forEach((v, k) => items.push(swatch(k, `${named(v.value)} (${v.count})`)))
     const other = colours.other
-    if (other.values > 0)
+    if (other.only !== undefined) items.push(swatch(SLICE_COLOURS, `${named(other.only)} (${other.count})`))
+    else if (other.values > 0)
       items.push(swatch(SLICE_COLOURS, `${plural(other.values, 'other value', 'other values')} (${other.count})`))
   }
   return `<ul class="legend">${items.join('')}</ul>`

@@ -1,6 +1,7 @@
 import type { MetricRule } from '../../config/types.js'
 import type { GateResult, RegressedQuery } from '../../decide/result.js'
-import { digitsFor, fixed, signed } from '../format.js'
+import { fixed } from '../format.js'
+import { changeWithUnit, levelDigits } from '../words.js'
 import { gatedMetrics } from '../regressions.js'
 import { withheldSentence } from '../holdout.js'
 import { entities, esc } from './escape.js'
@@ -8,8 +9,8 @@ import { entities, esc } from './escape.js'
 /**
  * The regressed queries of the primary metric as a table a reviewer can sort and filter (script.ts; without a
  * script it reads the same, worst first): the query, both values and the change, the change of every other
- * gated metric, the query's attributes, and, when the caller has them, the query's text and both sides' top
- * documents with their grades. Holdout queries are never listed (the trust boundary: src/report/holdout.ts);
+ * gated metric (changes in each metric's one unit, words.ts), the query's attributes, and, when the caller has
+ * them, a row under it with the query's text and both sides' top documents with their grades. Holdout queries are never listed (the trust boundary: src/report/holdout.ts);
  * they are counted under the table.
  */
 
@@ -68,17 +69,21 @@ function numberCell(value: number, shown: string, worse = false): string {
   return `<td class="num${worse ? ' worse' : ''}" data-v="${entities(v)}">${entities(shown)}</td>`
 }
 
-/** A top-k list: document ids with their grades (– for not judged), at most TOP_DOCS. */
-function topCell(docs: readonly RankedDoc[] | undefined): string {
-  if (docs === undefined) return '<td></td>'
+/** A grade as shown: the judgments' number, – for a document without one. */
+function gradeText(grade: number | null): string {
+  return grade === null || !Number.isFinite(grade) ? '–' : fixed(grade, Number.isInteger(grade) ? 0 : 2)
+}
+
+/** One side's top-k list under its heading: document ids with their grades, at most TOP_DOCS. */
+function topList(side: string, docs: readonly RankedDoc[]): string {
   const items = docs.slice(0, TOP_DOCS).map((d) => {
-    const grade =
-      d.grade === null || !Number.isFinite(d.grade) ? '–' : fixed(d.grade, Number.isInteger(d.grade) ? 0 : 2)
     const rel = d.grade !== null && d.grade > 0 ? ' rel' : ''
-    return `<li><span class="doc">${esc(d.doc, DOC_CHARS)}</span> <span class="grade${rel}">${entities(grade)}</span></li>`
+    return `<li><span class="doc">${esc(d.doc, DOC_CHARS)}</span> <span class="grade${rel}">${entities(gradeText(d.grade))}</span></li>`
   })
   const more = docs.length > TOP_DOCS ? `<li class="more">and ${docs.length - TOP_DOCS} more</li>` : ''
-  return `<td><ol class="topk">${items.join('')}${more}</ol></td>`
+  const list =
+    docs.length === 0 ? '<p class="note">none retrieved</p>' : `<ol class="topk">${items.join('')}${more}</ol>`
+  return `<div class="top"><p class="side">${side} top documents (grade)</p>${list}</div>`
 }
 
 /** What the table needs besides the result. */
@@ -97,45 +102,56 @@ function textColumn(head: string, max: number, value: (r: RegressedQuery) => str
 }
 
 /** The change of another gated metric on the row's query, marked when it got worse in that metric's direction. */
-function otherChange(result: GateResult, name: string): Column {
+function otherChange(result: GateResult, name: string, rows: RegressedQuery[]): Column {
   const metric = result.rules.metrics.get(name) as MetricRule
   const cols = result.table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
   const sign = metric.better === 'lower' ? -1 : 1
+  const first = rows.length > 0 ? indexOfId(result.table.ids, rows[0].id) : -1
+  const typical = first < 0 ? 0 : Math.abs(cols.base[first])
   const cell = (_r: RegressedQuery, i: number): string => {
     const delta = i < 0 ? NaN : cols.cand[i] - cols.base[i]
-    return numberCell(delta, signed(delta, digitsFor(metric.range, Math.abs(cols.base[i] ?? 0))), sign * delta < 0)
+    return numberCell(delta, changeWithUnit(delta, metric, typical), sign * delta < 0)
   }
   return { head: `Δ ${metric.name}`, numeric: true, cell }
 }
 
-/** The table's columns: the ones the result has, and the details' when given. */
-function columnsOf(result: GateResult, rows: RegressedQuery[], details: QueryDetails): Column[] {
+/** The table's columns: the query, both values and the change, every other gated metric's change, the attributes. */
+function columnsOf(result: GateResult, rows: RegressedQuery[]): Column[] {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const d = digitsFor(primary.range, rows.length > 0 ? Math.abs(rows[0].baseline) : 0)
+  const typical = rows.length > 0 ? Math.abs(rows[0].baseline) : 0
+  const d = levelDigits(primary, typical)
   const columns: Column[] = [textColumn('Query', 120, (r) => r.id, 'id')]
-  const { text, baselineTop, candidateTop } = details
-  if (text !== undefined) columns.push(textColumn('Query text', TEXT_CHARS, (r) => text.get(r.id) ?? '', 'text'))
   columns.push(
     { head: 'Baseline', numeric: true, cell: (r) => numberCell(r.baseline, fixed(r.baseline, d)) },
     { head: 'Candidate', numeric: true, cell: (r) => numberCell(r.candidate, fixed(r.candidate, d)) },
-    { head: `Δ ${primary.name}`, numeric: true, cell: (r) => numberCell(r.delta, signed(r.delta, d), true) }
+    {
+      head: `Δ ${primary.name}`,
+      numeric: true,
+      cell: (r) => numberCell(r.delta, changeWithUnit(r.delta, primary, typical), true)
+    }
   )
-  for (const name of gatedMetrics(result)) if (name !== result.primaryMetric) columns.push(otherChange(result, name))
+  for (const name of gatedMetrics(result))
+    if (name !== result.primaryMetric) columns.push(otherChange(result, name, rows))
   const attrNames = rows.length > 0 ? rows[0].attrs.map(([k]) => k) : []
   attrNames.forEach((a, k) => columns.push(textColumn(a, 60, (r) => r.attrs[k]?.[1] ?? '')))
-  if (baselineTop !== undefined)
-    columns.push({
-      head: 'Baseline top documents (grade)',
-      numeric: false,
-      cell: (r) => topCell(baselineTop.get(r.id))
-    })
-  if (candidateTop !== undefined)
-    columns.push({
-      head: 'Candidate top documents (grade)',
-      numeric: false,
-      cell: (r) => topCell(candidateTop.get(r.id))
-    })
   return columns
+}
+
+/**
+ * The row under a query's numbers, across the whole table, when the caller has details: the query's text and both
+ * sides' top documents side by side. Below the numbers rather than beside them, so the documents stay in view at
+ * any width (nine columns beside them did not fit a laptop's window). '' without details.
+ */
+function detailsRow(r: RegressedQuery, details: QueryDetails, span: number): string {
+  const parts: string[] = []
+  const text = details.text?.get(r.id)
+  if (text !== undefined) parts.push(`<p class="text">${esc(text, TEXT_CHARS)}</p>`)
+  const lists: string[] = []
+  if (details.baselineTop !== undefined) lists.push(topList('Baseline', details.baselineTop.get(r.id) ?? []))
+  if (details.candidateTop !== undefined) lists.push(topList('Candidate', details.candidateTop.get(r.id) ?? []))
+  if (lists.length > 0) parts.push(`<div class="tops">${lists.join('')}</div>`)
+  if (parts.length === 0) return ''
+  return `<tr class="docs"><td colspan="${span}"><div class="inner">${parts.join('')}</div></td></tr>`
 }
 
 /** The filter box: hidden until the page's script shows it (without a script it would do nothing). */
@@ -160,21 +176,24 @@ export function regressedTable(
   const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
   const out: string[] = []
   if (rows.length > 0) {
-    const columns = columnsOf(result, rows, options.details ?? {})
+    const columns = columnsOf(result, rows)
+    const details = options.details ?? {}
     const more = listable.length > rows.length ? ` (the ${rows.length} that lost most are listed)` : ''
     const count = `${listable.length} ${listable.length === 1 ? 'query' : 'queries'} got worse on ${esc(primary.name, 60)}${more}`
     out.push(`<p>${count}, worst first. Sort by a column's heading; filter by any text of a row.</p>`, FILTER)
     const heading = (c: Column): string =>
       `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`
-    const body = rows.map((r) => {
+    // One body per query (its numbers, then its details), so sorting and filtering move and hide them together.
+    const bodies = rows.map((r) => {
       const i = indexOfId(table.ids, r.id)
-      return `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`
+      const numbers = `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`
+      return `<tbody>${numbers}${detailsRow(r, details, columns.length)}</tbody>`
     })
     out.push(
       `<div class="table scroll"><table class="sortable" id="regressed">`,
       `<thead><tr>${columns.map(heading).join('')}</tr></thead>`
     )
-    out.push('<tbody>', ...body, '</tbody></table></div>')
+    out.push(...bodies, '</table></div>')
   } else if (withheld === 0) out.push(`<p>No query got worse on ${esc(primary.name, 60)}.</p>`)
   if (withheld > 0) out.push(`<p class="note">${entities(withheldSentence(withheld))}</p>`)
   return { html: out.join('\n'), listed: rows.length, withheld }

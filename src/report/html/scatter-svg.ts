@@ -1,7 +1,8 @@
 import type { MetricRule } from '../../config/types.js'
 import { numberAxis } from '../axis.js'
 import { clean } from '../escape.js'
-import { digitsFor, fixed, signed } from '../format.js'
+import { fixed } from '../format.js'
+import { changeWithUnit, levelDigits } from '../words.js'
 import { maxOf, minOf } from '../../util/extent.js'
 import { esc } from './escape.js'
 import { idHash, type PointSelection } from './points.js'
@@ -94,10 +95,10 @@ export function scatterSvg(options: ScatterPicture): string {
     const id = options.ids[i]
     const cx = x(place(base[i], id, 0x811c9dc5))
     const cy = y(place(cand[i], id, 0x01000193))
-    const d = digitsFor(metric.range, Math.abs(base[i]))
+    const d = levelDigits(metric, Math.abs(base[i]))
     const colour = colours === null ? 0 : colours.of(i)
     const slice = colours === null ? '' : `, ${clean(colours.attribute, 40)} = ${clean(colours.valueAt(i), 60)}`
-    const words = `${clean(id, 80)}: ${fixed(base[i], d)} → ${fixed(cand[i], d)} (${signed(cand[i] - base[i], d)})${slice}`
+    const words = `${clean(id, 80)}: ${fixed(base[i], d)} → ${fixed(cand[i], d)} (${changeWithUnit(cand[i] - base[i], metric, Math.abs(base[i]))})${slice}`
     const title = `<title>${esc(words, 300)}</title>`
     const worse = selection.worse[k] === 1
     const cls = `pt c${colour}${worse ? ' w' : ''}`

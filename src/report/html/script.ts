@@ -1,7 +1,8 @@
 /**
  * The page's one script: sorting the regressed-queries table by a column (click its heading: ascending, then
  * descending; numbers by value, a missing value last, text by its characters, ties in the page's order) and
- * filtering its rows by a text (case-insensitive, over all of a row's text). It reads and moves the page's own
+ * filtering its rows by a text (case-insensitive, over all of a row's text). A row is a table body: a query's
+ * numbers and the row of details under them move and hide together. It reads and moves the page's own
  * elements and writes only `hidden`, `aria-sort` and a count's `textContent`: no data is in the script, nothing
  * is parsed as HTML, nothing is fetched. The page reads the same without it (worst first, the filter box hidden).
  * The Content-Security-Policy allows exactly this text (its sha256, document.ts): change a byte and the hash
@@ -10,12 +11,11 @@
 export const PAGE_SCRIPT = `
 'use strict'
 for (const table of document.querySelectorAll('table.sortable')) {
-  const body = table.tBodies[0]
-  const rows = Array.from(body.rows)
+  const rows = Array.from(table.tBodies)
   const place = new Map(rows.map((r, i) => [r, i]))
   const heads = Array.from(table.tHead.rows[0].cells)
   const key = (row, col) => {
-    const cell = row.cells[col]
+    const cell = row.rows[0].cells[col]
     const v = cell.getAttribute('data-v')
     return v === null ? cell.textContent : v === '' ? NaN : Number(v)
   }
@@ -34,7 +34,7 @@ for (const table of document.querySelectorAll('table.sortable')) {
         else d = up ? (x < y ? -1 : x > y ? 1 : 0) : x < y ? 1 : x > y ? -1 : 0
         return d || place.get(a) - place.get(b)
       })
-      for (const r of sorted) body.appendChild(r)
+      for (const r of sorted) table.appendChild(r)
     })
   })
   const input = document.querySelector('input[data-filter="' + table.id + '"]')

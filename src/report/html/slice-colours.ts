@@ -13,8 +13,11 @@ export interface SliceColours {
   attribute: string
   /** The coloured values, colour 0 first, with their query counts. */
   values: Array<{ value: string; count: number }>
-  /** Queries of the values without a colour of their own (drawn grey), and how many such values there are. */
-  other: { count: number; values: number }
+  /**
+   * Queries of the values without a colour of their own (drawn grey), how many such values there are, and the
+   * value itself when it is the only one (the legend names it rather than saying "1 other value").
+   */
+  other: { count: number; values: number; only?: string }
   /** The colour of table row `i`: 0 .. SLICE_COLOURS - 1, or SLICE_COLOURS for grey. */
   of: (i: number) => number
   /** The slice value of table row `i` (for a point's tooltip). */
@@ -35,7 +38,11 @@ export function sliceColours(rules: Rules, table: PairedTable): SliceColours | n
   return {
     attribute,
     values,
-    other: { count: rest.reduce((n, [, c]) => n + c, 0), values: rest.length },
+    other: {
+      count: rest.reduce((n, [, c]) => n + c, 0),
+      values: rest.length,
+      ...(rest.length === 1 ? { only: rest[0][0] } : {})
+    },
     of: (i) => index.get(column[i]) ?? SLICE_COLOURS,
     valueAt: (i) => column[i]
   }

@@ -55,15 +55,22 @@ nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.92em; }
 th, td { border: 1px solid var(--border); padding: 4px 10px; text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; }
+td code, th code { overflow-wrap: normal; }
 .scroll th { position: sticky; top: 0; z-index: 1; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.worse { color: var(--fail); }
 td.id { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; overflow-wrap: anywhere; max-width: 24em; }
-td.text { min-width: 16em; max-width: 32em; }
 th button { font: inherit; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; text-align: inherit; }
 th[aria-sort="ascending"] button::after { content: " ▲"; }
 th[aria-sort="descending"] button::after { content: " ▼"; }
-.topk { margin: 0; padding-left: 1.6em; font-size: 0.9em; min-width: 14em; }
+#regressed > tbody + tbody > tr:first-child > td { border-top: 2px solid var(--border); }
+tr.docs > td { border-top: 0; padding-top: 0; }
+tr.docs .inner { position: sticky; left: 10px; max-width: min(54em, calc(100vw - 72px)); }
+tr.docs .text { margin: 0 0 4px; }
+.tops { display: flex; flex-wrap: wrap; gap: 2px 28px; }
+.tops .top { flex: 1 1 20em; min-width: 0; }
+.tops .side { margin: 0; color: var(--muted); font-size: 0.9em; }
+.topk { margin: 0 0 4px; padding-left: 1.8em; font-size: 0.9em; }
 .topk .doc { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 .grade { color: var(--muted); }
 .grade.rel { color: var(--pass); font-weight: 600; }
@@ -83,7 +90,7 @@ svg.plot { display: block; max-width: 100%; height: auto; font-family: inherit; 
 .plot .grid { stroke: var(--grid); stroke-width: 1; }
 .plot .zero { stroke: var(--fg); stroke-width: 1.3; }
 .plot .limit { stroke: var(--limit); stroke-width: 1.3; stroke-dasharray: 5 3; }
-.plot .limit-label { fill: var(--limit); font-size: 11px; font-weight: 600; }
+.plot .limit-label { fill: var(--limit); font-size: 11px; font-weight: 600; paint-order: stroke; stroke: var(--bg); stroke-width: 3px; stroke-linejoin: round; }
 .plot .numbers { font-variant-numeric: tabular-nums; }
 .forest .ci, .forest .cap { stroke-width: 2; }
 .forest .pass .ci, .forest .pass .cap { stroke: var(--pass); }
