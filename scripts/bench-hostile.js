@@ -19,9 +19,11 @@ import { join } from 'node:path'
 import { opt, writeLines } from './bench-common.js'
 import {
   bigFooterTable,
+  bigPageHeaderTable,
   chunkPastEndTable,
   claimedRowsTable,
   honestTable,
+  nestedPageHeaderTable,
   nestedSchemaFile,
   rleRunTable
 } from './hostile-parquet.js'
@@ -199,6 +201,16 @@ const CASES = [
       'parquet-chunk-past-end',
       'Parquet: a column chunk starting past the end of the file (rules: missing: zero)',
       () => chunkPastEndTable(1000)
+    ],
+    [
+      'parquet-page-header-8mi',
+      'Parquet: a page header holding 8 Mi empty structs',
+      () => bigPageHeaderTable(8 * 1024 * 1024)
+    ],
+    [
+      'parquet-page-header-nested',
+      'Parquet: a page header of structs nested 20,000 deep',
+      () => nestedPageHeaderTable(20000)
     ]
   ].map(([name, what, build]) => [
     name,

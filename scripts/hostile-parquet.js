@@ -440,3 +440,43 @@ export function chunkPastEndTable(past = 1000) {
     }
   })
 }
+
+/**
+ * A 3-row table whose `m` page header carries an extra field 99 (a reader must skip unknown fields) holding the raw
+ * Thrift `bytes` of type `t`: a list of millions of empty structs, or structs nested thousands deep, which hyparquet
+ * parses on their word before the page is decoded.
+ */
+export function pageHeaderTable(t, bytes) {
+  const body = plainDoubles([0.5, 0.5, 0.5])
+  const header = encode(
+    struct([
+      [1, i32(PAGE.DATA_PAGE)],
+      [2, i32(body.length)],
+      [3, i32(body.length)],
+      [
+        5,
+        struct([
+          [1, i32(3)],
+          [2, i32(ENCODING.PLAIN)],
+          [3, i32(ENCODING.RLE)],
+          [4, i32(ENCODING.RLE)]
+        ])
+      ],
+      [99, raw(t, bytes)]
+    ])
+  )
+  const m = column({ name: 'm', type: TYPE.DOUBLE, pages: [Buffer.concat([header, body])], numValues: 3 })
+  return parquetFile({ groups: [{ rows: 3, columns: [idColumn(3), m] }] })
+}
+
+/** A page header holding a list of `count` empty structs (one STOP byte each). */
+export function bigPageHeaderTable(count = 8 * 1024 * 1024) {
+  const size = []
+  varint(size, count)
+  return pageHeaderTable(LIST, Buffer.concat([Buffer.from([0xf0 | STRUCT, ...size]), Buffer.alloc(count)]))
+}
+
+/** A page header with structs nested `depth` deep. */
+export function nestedPageHeaderTable(depth = 20000) {
+  return pageHeaderTable(STRUCT, Buffer.concat([Buffer.alloc(depth - 1, 0x10 | STRUCT), Buffer.alloc(depth)]))
+}

@@ -73,6 +73,8 @@ export interface ParquetBuilder {
   nestedSchemaFile(depth?: number): Buffer
   bigFooterTable(bytes?: number): Buffer
   chunkPastEndTable(past?: number): Buffer
+  bigPageHeaderTable(count?: number): Buffer
+  nestedPageHeaderTable(depth?: number): Buffer
 }
 
 const builderModule = '../../scripts/hostile-parquet.js'

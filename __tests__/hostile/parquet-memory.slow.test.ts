@@ -30,7 +30,12 @@ const CASES: Array<[name: string, file: Buffer, message: RegExp]> = [
   ],
   ['an 8 MiB footer of empty structs', P.bigFooterTable(8 * 1024 * 1024 - 64), /holds more than 500000 values/],
   ['20,000 nested schema groups', P.nestedSchemaFile(20000), /has a Parquet schema of 20002 elements/],
-  ['a column chunk past the end of the file', P.chunkPastEndTable(1000), /claims bytes 1001000/]
+  ['a column chunk past the end of the file', P.chunkPastEndTable(1000), /claims bytes 1001000/],
+  [
+    'a page header of 8 Mi empty structs',
+    P.bigPageHeaderTable(8 * 1024 * 1024),
+    /has a page header that holds more than 1000 values/
+  ]
 ]
 
 describe('hostile Parquet in a process of its own: bounded peak memory', () => {

@@ -264,6 +264,18 @@ const CASES: HostileCase[] = [
     /claims 100000 bytes, but the column chunk has 24 left/
   ),
   refused(
+    'a page header of 1 Mi empty structs (8 Mi: 2.8 s and 631 MB in hyparquet alone) is refused by its value count',
+    P.bigPageHeaderTable(1024 * 1024),
+    'c.parquet (row group 1, column "m", page 1)',
+    /has a page header that holds more than 1000 values \(the limit\)/
+  ),
+  refused(
+    'a page header of structs nested 20,000 deep (a stack overflow in hyparquet alone)',
+    P.nestedPageHeaderTable(20000),
+    'c.parquet (row group 1, column "m", page 1)',
+    /has a page header that nests structs and lists deeper than 8 \(the limit\)/
+  ),
+  refused(
     'a chunk compressed with zstd (not read) is refused by its codec name',
     withM(
       P.column({

@@ -46,8 +46,8 @@ const ID_FIELD: OptionDoc = {
 /** What the rows and runs may be, for the commands that read them. */
 const INPUTS = `Per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id, measure, value),
 or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected, or named with
---input-format). Runs are TREC, JSON Lines, ranx / pytrec_eval JSON, ranx .lz4 or Parquet; judgments TREC qrels,
-ranx / pytrec_eval JSON or BEIR TSV.`
+--input-format). Runs are TREC, JSON Lines, ranx / pytrec_eval JSON or Parquet; judgments TREC qrels, ranx / pytrec_eval
+JSON or BEIR TSV (a ranx .lz4 file is refused with the conversion).`
 
 /**
  * Every command the CLI accepts: the options its parser is given and the help `<command> --help` prints. Kept in
@@ -141,7 +141,7 @@ ${INPUTS}`,
     summary: 'compute ranking metrics from a run and judgments and print them as trec_eval -q does',
     about: `With no option it prints what trec_eval -q (10.0) prints: the averages are over every judged query, those
 without a relevant document included, and a judged query the run lacks stops it as it stops trec_eval; -c scores
-that query 0, as trec_eval -c does. Runs are TREC or JSON Lines (ranx / pytrec_eval JSON, .lz4, Parquet too);
+that query 0, as trec_eval -c does. Runs are TREC or JSON Lines (ranx / pytrec_eval JSON, Parquet too);
 judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
     options: {
       qrels: { type: 'string', value: '<file>', description: 'the judgments', required: true },

@@ -74,7 +74,7 @@ export interface RunObserver {
 
 /** How the query sets of the run and the judgments met, and what was done about each difference. */
 export interface MetricCoverage {
-  /** The run's format, by its name in the registry (src/readers/formats.ts: trec, jsonl, json, parquet, lz4). */
+  /** The run's format, by its name in the registry (src/readers/formats.ts: trec, jsonl, json, parquet). */
   runFormat: string
   /** False when the run was not grouped by query and was buffered whole (memory grew with the run). */
   runGrouped: boolean

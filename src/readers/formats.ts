@@ -7,8 +7,6 @@ import {
 import { InputError } from '../errors.js'
 import type { Qrels } from '../model/qrels.js'
 import type { SideRows } from '../model/rows.js'
-import { RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
-import { LZ4_MAGIC } from './binary/lz4-frame.js'
 import { isBeirHeader, readBeirQrels } from './importers/beir.js'
 import { deepevalToRows, looksLikeDeepeval } from './importers/deepeval.js'
 import {
@@ -28,7 +26,7 @@ import {
 import { readPytrecEvalRows } from './importers/pytrec-eval.js'
 import { looksLikeRagas, RAGAS_COLUMNS } from './importers/ragas.js'
 import { readRanxQrels, readRanxRun } from './importers/ranx.js'
-import { readRanxLz4Qrels, readRanxLz4Run } from './importers/ranx-lz4.js'
+import { LZ4_MAGIC, refuseRanxLz4 } from './importers/ranx-lz4.js'
 import { columnsOrient, jsonRecordsToRows, readRecordsRows } from './importers/records-rows.js'
 import {
   refuseUnrecognisedJson,
@@ -208,11 +206,7 @@ const ROWS: RowsEntry[] = [
     refuses: true,
     sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
     read: (p) => {
-      throw new InputError(
-        { file: p.file },
-        'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows',
-        RUN_WITHOUT_JUDGMENTS
-      )
+      throw refuseRanxLz4(p.file, 'rows')
     }
   },
   ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): RowsEntry => ({
@@ -428,8 +422,11 @@ const RUNS: RunEntry[] = [
   {
     kind: 'run',
     name: 'lz4',
+    refuses: true,
     sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: (p, collector) => readRanxLz4Run(p.file, collector).then(() => undefined)
+    read: (p) => {
+      throw refuseRanxLz4(p.file, 'run')
+    }
   },
   // Judgments or per-query rows given as a run (files swapped, or rows under rules that name judgments).
   ...lookalikes('run').map((s): RunEntry => ({ kind: 'run', ...lookalikeEntry(s, 'run') })),
@@ -472,8 +469,11 @@ const QRELS: QrelsEntry[] = [
   {
     kind: 'qrels',
     name: 'lz4',
+    refuses: true,
     sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: (p) => readRanxLz4Qrels(p.file)
+    read: (p) => {
+      throw refuseRanxLz4(p.file, 'qrels')
+    }
   },
   {
     kind: 'qrels',
@@ -483,7 +483,7 @@ const QRELS: QrelsEntry[] = [
     read: (p) => {
       throw new InputError(
         { file: p.file },
-        'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file',
+        'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON or BEIR TSV',
         'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")'
       )
     }

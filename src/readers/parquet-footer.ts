@@ -1,13 +1,13 @@
 import { parquetMetadata, type FileMetaData } from 'hyparquet'
 import { InputError, type Where } from '../errors.js'
 import { quote } from '../util/show.js'
-import { readThriftStruct, ThriftError } from './binary/thrift-compact.js'
+import { ThriftError, walkThriftStruct } from './binary/thrift-compact.js'
 
 /**
  * A Parquet file's frame and footer, checked before anything is decoded from them. hyparquet takes the
  * footer's word for everything (how many rows, where each column chunk is, how deep the schema nests), so
  * every number that decides what is read or allocated is checked here against the file: the footer's size
- * and its Thrift structure ({@link readThriftStruct}: bounded depth and value count, no recursion) before
+ * and its Thrift structure ({@link walkThriftStruct}: bounded depth and value count, no recursion) before
  * hyparquet parses it; then the schema's shape (depth, element count, every group's children present), and
  * every row group's row count and every column chunk's place and size against the file length. A file that
  * fails is refused as corrupt, naming the file and the row group and column, never read as "missing values".
@@ -130,7 +130,7 @@ export async function readParquetFooter(file: string, reader: RangeReader): Prom
   bytes.set(await reader.read(footerStart, size - 8))
   bytes.set(tail, length)
   try {
-    readThriftStruct(bytes, { end: length, maxDepth: MAX_FOOTER_DEPTH, maxValues: MAX_FOOTER_VALUES, exact: true })
+    walkThriftStruct(bytes, { end: length, maxDepth: MAX_FOOTER_DEPTH, maxValues: MAX_FOOTER_VALUES, exact: true })
   } catch (error) {
     if (!(error instanceof ThriftError)) throw error
     if (/more than \d+ values/.test(error.message)) {

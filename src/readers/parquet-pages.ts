@@ -1,13 +1,7 @@
-import { snappyUncompress } from 'hyparquet'
+import { snappyUncompress, type PageHeader } from 'hyparquet'
+import { parquetHeader } from 'hyparquet/src/column.js'
 import { InputError, type Where } from '../errors.js'
-import {
-  boolField,
-  intField,
-  readThriftStruct,
-  structField,
-  ThriftError,
-  type ThriftStruct
-} from './binary/thrift-compact.js'
+import { ThriftError, walkThriftStruct } from './binary/thrift-compact.js'
 import { corruptParquet, PARQUET_HINT, type ParquetLeaf } from './parquet-footer.js'
 
 /**
@@ -15,11 +9,12 @@ import { corruptParquet, PARQUET_HINT, type ParquetLeaf } from './parquet-footer
  * declares and writes every value a run-length run claims, even past the values the page holds (one 5-byte
  * run of 2^28 values cost 2.7 GB); it reads a value stream past its page into the next page's bytes, and
  * turns a dictionary index past the dictionary or a definition level out of range into a missing value. So each
- * page of every column read is walked here first, bounded: its header (bounded Thrift), sizes inside the chunk
- * and under the caps, its decompressed bytes, its definition levels and dictionary indices run by run (no run
- * may go past the page's values; every index inside the dictionary; every level 0 or 1), and its value bytes
- * against the count they must hold. The chunk's pages must add up to exactly the row group's rows. What then
- * reaches hyparquet decodes to exactly the values the file holds, in work and memory proportional to them.
+ * page of every column read is walked here first, bounded: its header (walked by src/readers/binary/thrift-compact.ts,
+ * then parsed by hyparquet), sizes inside the chunk and under the caps, its decompressed bytes, its definition levels
+ * and dictionary indices run by run (no run may go past the page's values; every index inside the dictionary; every
+ * level 0 or 1), and its value bytes against the count they must hold. The chunk's pages must add up to exactly the
+ * row group's rows. What then reaches hyparquet decodes to exactly the values the file holds, in work and memory
+ * proportional to them.
  *
  * Only flat columns (one value or null per row) are read, in the encodings pandas / pyarrow, Spark's default
  * writer, polars and DuckDB write by default: PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE
@@ -35,20 +30,6 @@ export const MAX_PAGE_BYTES = 32 * 1024 * 1024
 /** Page headers are small structs (sizes, counts, statistics); these bound the walk of a damaged one. */
 const HEADER_LIMITS = { maxDepth: 8, maxValues: 1000 }
 
-const PAGE_TYPES: Record<number, string> = { 0: 'DATA_PAGE', 1: 'INDEX_PAGE', 2: 'DICTIONARY_PAGE', 3: 'DATA_PAGE_V2' }
-const ENCODINGS: Record<number, string> = {
-  0: 'PLAIN',
-  1: 'GROUP_VAR_INT',
-  2: 'PLAIN_DICTIONARY',
-  3: 'RLE',
-  4: 'BIT_PACKED',
-  5: 'DELTA_BINARY_PACKED',
-  6: 'DELTA_LENGTH_BYTE_ARRAY',
-  7: 'DELTA_BYTE_ARRAY',
-  8: 'RLE_DICTIONARY',
-  9: 'BYTE_STREAM_SPLIT',
-  10: 'ALP'
-}
 const WIDTH: Record<string, number> = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 }
 
 /** What one column chunk must hold. */
@@ -62,6 +43,24 @@ export interface ChunkCheck {
 
 /** Why a page is refused (turned into the refusal naming the file, row group, column and page). */
 class PageError extends Error {}
+
+/** A header field as hyparquet parsed it: an integer, or undefined (absent, or a value of another Thrift type). */
+function int(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined
+}
+
+/** The page header at `bytes[at..]`, walked (bounded) and then parsed by hyparquet; `end`: where its body starts. */
+function pageHeader(bytes: Uint8Array, at: number): { header: PageHeader; end: number } {
+  try {
+    walkThriftStruct(bytes, { ...HEADER_LIMITS, start: at })
+  } catch (error) {
+    if (error instanceof ThriftError) throw new PageError(`has a page header that ${error.message}`)
+    throw error
+  }
+  const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: at }
+  const header = parquetHeader(reader)
+  return { header, end: reader.offset }
+}
 
 /**
  * Walks every page of the column chunk `bytes` (the chunk's bytes as the footer places them) and throws an
@@ -85,19 +84,9 @@ export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
     try {
       if (at >= bytes.length)
         throw new PageError(`is missing: the column chunk ends after ${values} of the row group's ${rows} values`)
-      let header: ThriftStruct
-      let bodyAt: number
-      try {
-        const h = readThriftStruct(bytes, { ...HEADER_LIMITS, start: at, build: true })
-        header = h.value as ThriftStruct
-        bodyAt = h.end
-      } catch (error) {
-        if (error instanceof ThriftError) throw new PageError(`has a page header that ${error.message}`)
-        throw error
-      }
-      const type = PAGE_TYPES[intField(header, 1) ?? -1]
-      const usize = intField(header, 2)
-      const csize = intField(header, 3)
+      const { header, end: bodyAt } = pageHeader(bytes, at)
+      const usize = int(header.uncompressed_page_size)
+      const csize = int(header.compressed_page_size)
       if (csize === undefined || csize < 0 || bodyAt + csize > bytes.length) {
         throw new PageError(`claims ${String(csize)} bytes, but the column chunk has ${bytes.length - bodyAt} left`)
       }
@@ -106,20 +95,21 @@ export function checkColumnChunk(bytes: Uint8Array, chunk: ChunkCheck): void {
           `claims ${String(usize)} bytes uncompressed; a page is at most ${MAX_PAGE_BYTES} (writers default to 1 MiB)`
         )
       }
-      const body = bytes.subarray(bodyAt, bodyAt + csize)
+      const page: RawPage = { header, body: bytes.subarray(bodyAt, bodyAt + csize), usize }
       at = bodyAt + csize
-      if (type === 'DICTIONARY_PAGE') {
+      if (header.type === 'DICTIONARY_PAGE') {
         if (pageNo !== 1) throw new PageError('is a dictionary page after the first page')
-        dictionary = checkDictionaryPage(header, body, usize, chunk)
-      } else if (type === 'DATA_PAGE' || type === 'DATA_PAGE_V2') {
-        const page: RawPage = { header, body, usize }
+        dictionary = checkDictionaryPage(page, chunk)
+      } else if (header.type === 'DATA_PAGE' || header.type === 'DATA_PAGE_V2') {
         const n =
-          type === 'DATA_PAGE' ? checkDataPageV1(page, chunk, dictionary) : checkDataPageV2(page, chunk, dictionary)
+          header.type === 'DATA_PAGE'
+            ? checkDataPageV1(page, chunk, dictionary)
+            : checkDataPageV2(page, chunk, dictionary)
         if (values + n > rows)
           throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`)
         values += n
       } else {
-        throw new PageError(`has page type ${type ?? String(intField(header, 1))}, which is not read`)
+        throw new PageError(`has page type ${(header.type as string | undefined) ?? 'unknown'}, which is not read`)
       }
     } catch (error) {
       if (error instanceof PageError) throw corruptParquet(place, error.message)
@@ -145,40 +135,36 @@ function decompress(body: Uint8Array, size: number, codec: string): Uint8Array {
   return out
 }
 
-/** The dictionary's size, after checking its values fill its page as PLAIN values. */
-function checkDictionaryPage(header: ThriftStruct, body: Uint8Array, usize: number, chunk: ChunkCheck): number {
-  const h = structField(header, 7)
-  const n = h === undefined ? undefined : intField(h, 1)
-  if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
-    throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
-  const page = decompress(body, usize, chunk.codec)
-  checkPlain(page, 0, n, chunk.leaf)
-  return n
-}
-
-/** A data page as its header gives it: the header, its body (as stored), its size uncompressed. */
+/** A page as its header gives it: the header, its body (as stored), its size uncompressed. */
 interface RawPage {
-  header: ThriftStruct
+  header: PageHeader
   body: Uint8Array
   usize: number
 }
 
+/** The dictionary's size, after checking its values fill its page as PLAIN values. */
+function checkDictionaryPage(raw: RawPage, chunk: ChunkCheck): number {
+  const n = int(raw.header.dictionary_page_header?.num_values)
+  if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
+    throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
+  const page = decompress(raw.body, raw.usize, chunk.codec)
+  checkPlain(page, 0, n, chunk.leaf)
+  return n
+}
+
 /** Checks a v1 data page (levels and values compressed together) and returns its value count (nulls included). */
 function checkDataPageV1(raw: RawPage, chunk: ChunkCheck, dictionary: number | undefined): number {
-  const { header, body, usize } = raw
-  const h = structField(header, 5)
-  const n = h === undefined ? undefined : intField(h, 1)
+  const h = raw.header.data_page_header
+  const n = int(h?.num_values)
   if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES)
     throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
-  const encoding = ENCODINGS[intField(h, 2) ?? -1]
-  const page = decompress(body, usize, chunk.codec)
+  const page = decompress(raw.body, raw.usize, chunk.codec)
   let at = 0
   let present = n
   if (chunk.leaf.optional) {
     // hyparquet reads levels as the RLE / bit-packed hybrid only (the deprecated BIT_PACKED levels would be misread)
-    const levels = ENCODINGS[intField(h, 3) ?? 3]
-    if (levels !== 'RLE')
-      throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`)
+    const levels = (h.definition_level_encoding as string | undefined) ?? 'RLE'
+    if (levels !== 'RLE') throw new PageError(`has definition levels in the ${levels} encoding, which is not read`)
     if (page.length < 4) throw new PageError('ends before its definition levels')
     const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true)
     if (4 + length > page.length)
@@ -186,21 +172,20 @@ function checkDataPageV1(raw: RawPage, chunk: ChunkCheck, dictionary: number | u
     present = hybridRuns(page.subarray(4, 4 + length), { count: n, width: 1, max: 1, what: 'definition levels' })
     at = 4 + length
   }
-  checkValues({ bytes: page, at, n: present, encoding, v2: false }, chunk, dictionary)
+  checkValues({ bytes: page, at, n: present, encoding: h.encoding, v2: false }, chunk, dictionary)
   return n
 }
 
 /** Checks a v2 data page (levels uncompressed before the values) and returns its value count (nulls included). */
 function checkDataPageV2(raw: RawPage, chunk: ChunkCheck, dictionary: number | undefined): number {
-  const { header, body, usize } = raw
-  const h = structField(header, 8)
+  const { body, usize } = raw
+  const h = raw.header.data_page_header_v2
   if (h === undefined) throw new PageError('has no data page header')
-  const n = intField(h, 1)
-  const nulls = intField(h, 2)
-  const rows = intField(h, 3)
-  const defBytes = intField(h, 5) ?? -1
-  const repBytes = intField(h, 6) ?? -1
-  const encoding = ENCODINGS[intField(h, 4) ?? -1]
+  const n = int(h.num_values)
+  const nulls = int(h.num_nulls)
+  const rows = int(h.num_rows)
+  const defBytes = int(h.definition_levels_byte_length) ?? -1
+  const repBytes = int(h.repetition_levels_byte_length) ?? -1
   if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
     throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`)
   if (rows !== n) throw new PageError(`claims ${String(rows)} rows for ${n} values in a flat column`)
@@ -213,12 +198,11 @@ function checkDataPageV2(raw: RawPage, chunk: ChunkCheck, dictionary: number | u
   else if (defBytes !== 0) throw new PageError(`has ${defBytes} bytes of definition levels in a required column`)
   if (nulls !== n - present)
     throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`)
-  if (usize < defBytes)
-    throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`)
   const rest = body.subarray(defBytes)
-  const compressed = boolField(h, 7) !== false && usize - defBytes > 0
+  // as hyparquet decides it: compressed unless the header says false, and an empty stream is not decompressed
+  const compressed = h.is_compressed !== false && usize - defBytes > 0
   const values = compressed ? decompress(rest, usize - defBytes, chunk.codec) : rest
-  checkValues({ bytes: values, at: 0, n: present, encoding, v2: true }, chunk, dictionary)
+  checkValues({ bytes: values, at: 0, n: present, encoding: h.encoding, v2: true }, chunk, dictionary)
   return n
 }
 

@@ -2,7 +2,7 @@ import type { Qrels } from '../model/qrels.js'
 import { detectFormat } from './detect.js'
 
 /**
- * Reads a judgments file in whatever format it is (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, ranx .lz4:
+ * Reads a judgments file in whatever format it is (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV:
  * src/readers/formats.ts), detected once (src/readers/detect.ts). Read once and shared by the baseline and the
  * candidate run; every format has the TREC reader's semantics (src/readers/trec-qrels.ts).
  */

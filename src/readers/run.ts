@@ -13,7 +13,7 @@ export interface RunReadInfo {
 }
 
 /**
- * Reads a run in whatever format it is (TREC, JSON Lines, ranx / pytrec_eval JSON, Parquet, ranx .lz4:
+ * Reads a run in whatever format it is (TREC, JSON Lines, ranx / pytrec_eval JSON, Parquet:
  * src/readers/formats.ts), detected once, handing each query's block to `onBlock`. First streams (memory: one
  * query); if the run turns out not to be grouped by query, calls `onRestart` (drop what was computed) and reads it
  * again, buffering all queries (memory: the whole run).

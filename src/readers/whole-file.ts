@@ -49,10 +49,10 @@ export async function readWholeText(file: string, cap: WholeFileLimit): Promise<
 }
 
 /**
- * Reads a file whole as bytes (a ranx `.lz4` run; {@link readWholeText} decodes them): a regular file over
- * `cap.limit` is refused from its size, and at most `limit + 1` bytes are ever read.
+ * Reads a file whole as bytes ({@link readWholeText} decodes them): a regular file over `cap.limit` is refused
+ * from its size, and at most `limit + 1` bytes are ever read.
  */
-export async function readWholeBytes(file: string, cap: WholeFileLimit): Promise<Uint8Array> {
+async function readWholeBytes(file: string, cap: WholeFileLimit): Promise<Uint8Array> {
   const { handle, stats: s } = await openReadable(file)
   try {
     if (s.size > cap.limit)

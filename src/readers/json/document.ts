@@ -238,7 +238,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-/** Largest document read whole (ragas / deepeval exports, ranx `.lz4` runs); per-sample exports are far smaller. */
+/** Largest document read whole (ragas / deepeval exports); per-sample exports are far smaller. */
 export const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024
 
 /**
