@@ -117,3 +117,16 @@ describe('the commands the CLI prints are the way the user runs it', () => {
     expect(offenders).toEqual([])
   })
 })
+
+describe('the README opens with the smallest workflow', () => {
+  it('its first `uses:` of the action and the inputs most workflows set come in its first 60 lines', () => {
+    const lines = readFileSync('README.md', 'utf8').split('\n')
+    const uses = lines.findIndex((l) => /^\s+- uses: retrieval-gate\/retrieval-gate@/.test(l))
+    expect(uses).toBeGreaterThanOrEqual(0)
+    expect(uses).toBeLessThan(60)
+    const table = lines.findIndex((l) => l.startsWith('| Input |'))
+    expect(table).toBeGreaterThan(uses)
+    const inputs = lines.slice(table, 60).join('\n')
+    for (const input of ['rules', 'baseline', 'candidate']) expect(inputs).toContain(`\`${input}\``)
+  })
+})
