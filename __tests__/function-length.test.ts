@@ -1,0 +1,126 @@
+/**
+ * A fitness test of the house (issue 35): no function of src/ over 100 lines, outside generated code. A function is
+ * every function-like node with a body (declarations, methods, arrows, function expressions, constructors), counted
+ * from its first line to its last, nested functions included. The functions over the limit when the test came are
+ * listed below with their length then; the list only shrinks: an entry whose function is gone or down to the limit
+ * fails (delete it), and so does an entry that grew.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import ts from 'typescript'
+
+const src = path.resolve(import.meta.dirname, '..', 'src')
+
+/** Most lines a function may span. */
+const MAX_LINES = 100
+
+/** Generated files: their shape is their generator's (a test diffs them against it). */
+const GENERATED = new Set(['stats/kernels.ts'])
+
+/** `file name` → its length when this test came (2026-12-02); to be split, never to grow. */
+const LEGACY = new Map<string, number>([
+  ['align/pair.ts pairRows', 132],
+  ['commands/explain.ts explainCheck', 137],
+  ['commands/init.ts starterRules', 103],
+  ['config/rules.ts toRules', 120],
+  ['github/baseline-artifact.ts fetchBaselineArtifact', 143],
+  ['github/input-source.ts actionInputSource', 115],
+  ['main.ts run', 136],
+  ['metrics/compute.ts computeOne', 103],
+  ['metrics/evaluate.ts computeRunRows', 154],
+  ['readers/aggregates.ts readAggregates', 213],
+  ['readers/aggregates.ts onRow', 117],
+  ['readers/csv.ts forEachCsvRecord', 110],
+  ['report/json.ts toJsonReport', 103],
+  ['report/markdown.ts toMarkdown', 166],
+  ['report/text.ts toText', 166],
+  ['report/trust-lines.ts trustBody', 177],
+  ['stats/aggregate-engine.ts createAggregateStats', 297],
+  ['stats/compare.ts createStats', 182],
+  ['stats/design.ts buildDesign', 123],
+  ['stats/randomization.ts signFlipPlan', 104],
+  ['stats/warehouse-sql.ts warehouseSql', 244]
+])
+
+interface LongFunction {
+  name: string
+  line: number
+  lines: number
+}
+
+function nameOf(node: ts.FunctionLikeDeclaration): string {
+  if (node.name !== undefined) return node.name.getText()
+  if (ts.isConstructorDeclaration(node)) return 'constructor'
+  const parent = node.parent
+  const named = [ts.isVariableDeclaration, ts.isPropertyAssignment, ts.isPropertyDeclaration]
+  if (named.some((is) => is(parent))) return (parent as ts.NamedDeclaration).name?.getText() ?? '(anonymous)'
+  return '(anonymous)'
+}
+
+/** Every function of `text` with a body longer than {@link MAX_LINES}. */
+function longFunctions(file: string, text: string): LongFunction[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true)
+  const found: LongFunction[] = []
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart()).line
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line
+      if (last - first + 1 > MAX_LINES) found.push({ name: nameOf(node), line: first + 1, lines: last - first + 1 })
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return found
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) => {
+      const p = path.join(dir, entry.name)
+      return entry.isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : []
+    })
+    .sort()
+}
+
+describe('no function over 100 lines', () => {
+  const long = sourceFiles(src)
+    .map((file) => path.relative(src, file).split(path.sep).join('/'))
+    .filter((rel) => !GENERATED.has(rel))
+    .flatMap((rel) =>
+      longFunctions(rel, readFileSync(path.join(src, rel), 'utf8')).map((f) => ({ ...f, rel, key: `${rel} ${f.name}` }))
+    )
+
+  it('the scanner measures declarations, arrows, methods and expressions, nested ones too', () => {
+    const body = (n: number): string => Array.from({ length: n }, (_, i) => `  const v${i} = ${i}`).join('\n')
+    const text = [
+      `function long() {\n${body(99)}\n}`, // 101 lines
+      `function fits() {\n${body(98)}\n}`, // 100 lines
+      `const arrow = () => {\n${body(100)}\n}`,
+      `class C {\n  method() {\n${body(100)}\n  }\n}`,
+      `function outer() {\n  const inner = function () {\n${body(100)}\n  }\n}`
+    ].join('\n')
+    expect(longFunctions('sample.ts', text).map((f) => `${f.name} ${f.lines}`)).toEqual([
+      'long 101',
+      'arrow 102',
+      'method 102',
+      'outer 104',
+      'inner 102'
+    ])
+  })
+
+  it('no function outside the list is over the limit', () => {
+    const named = long
+      .filter((f) => !LEGACY.has(f.key))
+      .map((f) => `src/${f.rel}:${f.line} ${f.name}: ${f.lines} lines (split it by what its parts do)`)
+    expect(named).toEqual([])
+  })
+
+  it('every listed function is still over the limit, and no longer than it was', () => {
+    const now = new Map(long.map((f) => [f.key, f.lines]))
+    const stale = [...LEGACY].filter(([key, lines]) => !now.has(key) || (now.get(key) ?? 0) > lines)
+    expect(
+      stale.map(([key, lines]) => `${key}: listed at ${lines}, now ${now.get(key) ?? 'gone or within 100'}`)
+    ).toEqual([])
+  })
+})
