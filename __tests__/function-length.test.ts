@@ -39,7 +39,6 @@ const LEGACY = new Map<string, number>([
   ['stats/compare.ts createStats', 182],
   ['stats/design.ts buildDesign', 123],
   ['stats/randomization.ts signFlipPlan', 104],
-  ['stats/warehouse-sql.ts warehouseSql', 244]
 ])
 
 interface LongFunction {

@@ -1,8 +1,14 @@
-import { aggregatesMeta, familyAttributes, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
-import type { Rules } from '../config/types.js'
+import {
+  aggregatesMeta,
+  familyAttributes,
+  METRIC_STATS,
+  subsetFamilies,
+  type SubsetFamily
+} from '../config/aggregates-plan.js'
+import type { MetricRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { DIALECTS, doubleIn, type Dialect, type DialectText } from './sql-dialects.js'
-import { coverageSql } from './warehouse-coverage.js'
+import { coverageSql, type CoverageSql } from './warehouse-coverage.js'
 import { HASH_M1, HASH_M2, HASH_STEP, POISSON_THRESHOLDS, seedKeys } from './poisson-weights.js'
 import { HISTOGRAM_MAX_VALUES, POISSON_FROM_UNITS } from './resampling.js'
 
@@ -81,31 +87,109 @@ function column(d: DialectText, name: string, key: string, file: string): string
   return d.quote(name)
 }
 
+/** What every part of the statement reads: the dialect, the rules' metrics and attributes, their SQL names. */
+interface SqlPlan {
+  d: DialectText
+  rules: Rules
+  options: SqlOptions
+  file: string
+  metrics: MetricRule[]
+  families: SubsetFamily[]
+  attrs: string[]
+  /** Each attribute's column in the statement's relations (a0, a1, ...). */
+  attrCol: Map<string, string>
+  /** The metrics' indices 0..M-1, and M. */
+  idx: number[]
+  M: number
+  /** The max_regressions checks: their metric, threshold and check index. */
+  thresholds: Array<{ metric: number; threshold: number; check: number }>
+  /** This shard's name as a literal. */
+  shard: string
+}
+
 /** The SQL statement for the rules (see the module comment). */
 export function warehouseSql(rules: Rules, options: SqlOptions): string {
-  const d = DIALECTS[options.dialect]
-  const file = rules.source.file
   refuseUnsupported(rules)
-  const metrics = [...rules.metrics.values()]
-  const families = subsetFamilies(rules)
-  const attrs = familyAttributes(rules)
-  const id = column(d, options.idField ?? 'query_id', 'id field', file)
-  const stratum = rules.statistics.weights?.by
-  const { resamples, permutations } = rules.statistics
-  const pairs = Math.ceil(resamples / 2)
-  const words = Math.ceil(permutations / 32)
-  const seeds = seedKeys(rules.statistics.seed)
-  const shard = d.literal(options.shard ?? 'all')
-  const attrCol = new Map(attrs.map((a, i) => [a, `a${i}`]))
-  const M = metrics.length
-  const idx = Array.from({ length: M }, (_, k) => k)
-  const mcol = metrics.map((m) => column(d, m.name, `metrics.${m.name}`, file))
-  const thresholds = rules.checks.flatMap((c) =>
-    c.kind.type === 'max_regressions'
-      ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }]
-      : []
-  )
+  const plan = planOf(rules, options)
+  const { d, file, families, idx } = plan
+  const { b, c, p, e } = rowColumns(plan)
+  const { sums, moments } = sumColumns(plan)
+  const { poissonSql, signsSql } = drawsSql(plan)
+  const pick = (k: string, prefix: string): string =>
+    `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
+  const withSums = options.histogramsOnly !== true
+  const coverage = coverageSql(d, {
+    metrics: plan.metrics,
+    attributes: plan.attrs.map((a) => [a, plan.attrCol.get(a) as string])
+  })
+  const familyWhere = families
+    .map(
+      (f, g) =>
+        `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${plan.attrCol.get(k) as string} = ${d.literal(v)}`).join('')})`
+    )
+    .join(' OR ')
+  const ctes = [
+    `b AS ${d.materialized}(SELECT ${b.join(', ')} FROM ${options.baseline})`,
+    `c AS ${d.materialized}(SELECT ${c.join(', ')} FROM ${options.candidate})`,
+    `p AS (SELECT ${p.join(', ')} FROM b ${rules.queries.missing === 'zero' ? 'LEFT' : 'INNER'} JOIN c ON b.id = c.id)`,
+    `e AS ${d.materialized}(SELECT ${e.join(', ')} FROM p CROSS JOIN ${d.list(
+      'g',
+      families.map((_, g) => g)
+    )} AS f WHERE ${familyWhere})`,
+    `mean AS (SELECT g, v, s, ${idx.flatMap((k) => [`AVG(d${k}) AS mu${k}`, `AVG(c${k}) AS cu${k}`]).join(', ')} FROM e GROUP BY g, v, s)`,
+    `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
+    `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
+    `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
+    ...(withSums
+      ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`]
+      : []),
+    ...coverage.ctes
+  ]
+  const selects = outputSelects(plan, { coverage, withSums })
+  return `-- retrieval-gate sql: the sums the gate needs, for ${JSON.stringify(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
+-- Shard ${JSON.stringify(options.shard ?? 'all')}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines (a
+-- file, or a directory of part files) and pass it to retrieval-gate gate --rules RULES --aggregates FILE|DIR
+-- [--aggregates FILE ...] (one per shard, or one for all). A metric column must be numeric: a boolean or text one
+-- stops the statement at "+ 0" (write it as 0/1, CAST(hit AS INT)), as the rows path refuses it.
+WITH
+${ctes.join(',\n')}
+${selects.join('\nUNION ALL\n')}
+`
+}
 
+/** The plan of the statement: every name its parts share. */
+function planOf(rules: Rules, options: SqlOptions): SqlPlan {
+  const d = DIALECTS[options.dialect]
+  const metrics = [...rules.metrics.values()]
+  const attrs = familyAttributes(rules)
+  const M = metrics.length
+  return {
+    d,
+    rules,
+    options,
+    file: rules.source.file,
+    metrics,
+    families: subsetFamilies(rules),
+    attrs,
+    attrCol: new Map(attrs.map((a, i) => [a, `a${i}`])),
+    idx: Array.from({ length: M }, (_, k) => k),
+    M,
+    thresholds: rules.checks.flatMap((c) =>
+      c.kind.type === 'max_regressions'
+        ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }]
+        : []
+    ),
+    shard: d.literal(options.shard ?? 'all')
+  }
+}
+
+/** The columns of the relations b (baseline), c (candidate), p (the pairs) and e (each pair in each family). */
+function rowColumns(plan: SqlPlan): { b: string[]; c: string[]; p: string[]; e: string[] } {
+  const { d, rules, file, metrics, families, attrs, attrCol, idx } = plan
+  const id = column(d, plan.options.idField ?? 'query_id', 'id field', file)
+  const stratum = rules.statistics.weights?.by
+  const seeds = seedKeys(rules.statistics.seed)
+  const mcol = metrics.map((m) => column(d, m.name, `metrics.${m.name}`, file))
   // A metric is a number on every path: `+ 0` is a type error for a boolean or text column in every engine, where a
   // CAST would turn true into 1 in DuckDB and Spark and fail in BigQuery (docs/scale.md, "Booleans").
   const metricColumn = (k: number): string => `CAST(${mcol[k]} + 0 AS ${d.double}) AS m${k}`
@@ -140,12 +224,6 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const familyCase = families
     .map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by) as string}`))
     .filter((x) => x !== null)
-  const familyWhere = families
-    .map(
-      (f, g) =>
-        `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k) as string} = ${d.literal(v)}`).join('')})`
-    )
-    .join(' OR ')
   const e = [
     'f.g AS g',
     familyCase.length === 0
@@ -157,6 +235,12 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     'p.k2 AS k2',
     ...idx.flatMap((k) => [`p.b${k} AS b${k}`, `p.c${k} AS c${k}`, `p.d${k} AS d${k}`])
   ]
+  return { b, c, p, e }
+}
+
+/** The sums of a cell (family, value, stratum) and its centred moments. */
+function sumColumns(plan: SqlPlan): { sums: string[]; moments: string[] } {
+  const { d, metrics, idx, thresholds } = plan
   const sign = (k: number): number => (metrics[k].better === 'higher' ? 1 : -1)
   const sums = [
     'COUNT(*) AS n',
@@ -182,6 +266,15 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
     `SUM((e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k})) AS mc2_${k}`,
     `SUM((e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k})) AS mc3_${k}`
   ])
+  return { sums, moments }
+}
+
+/** The Poisson resamples' and the sign patterns' sums, from the hash of each query's id (in layers). */
+function drawsSql(plan: SqlPlan): { poissonSql: string; signsSql: string } {
+  const { d, rules, idx } = plan
+  const { resamples, permutations } = rules.statistics
+  const pairs = Math.ceil(resamples / 2)
+  const words = Math.ceil(permutations / 32)
   const weight = (u: string): string =>
     `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`
   const stage = (from: string, columns: string[]): string => `SELECT ${columns.join(', ')} FROM ${from}`
@@ -223,6 +316,15 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`)
     )
   ])
+  return { poissonSql, signsSql }
+}
+
+/** The rows of the result: meta, coverage, sums, regressions, Poisson, signs and histograms, in the long format. */
+function outputSelects(plan: SqlPlan, at: { coverage: CoverageSql; withSums: boolean }): string[] {
+  const { d, rules, options, metrics, idx, M, thresholds, shard } = plan
+  const { coverage, withSums } = at
+  const { permutations } = rules.statistics
+  const bits = Array.from({ length: 32 }, (_, t) => t)
   const out = (
     section: string,
     cols: {
@@ -245,32 +347,13 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost', 'mc2_', 'mc3_']
   const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`
   const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${d.literal(name)}`).join(' ')} END`
-  const withSums = options.histogramsOnly !== true
   const meta: Array<[string, string]> = [
     ...aggregatesMeta(rules),
     ['sums', withSums ? 'all' : 'histograms'],
     ['dialect', options.dialect]
   ]
-  const coverage = coverageSql(d, { metrics, attributes: attrs.map((a) => [a, attrCol.get(a) as string]) })
   // A shard's histogram of a subset's column when it has few values in all (the gate checks the share of the subset's queries).
   const histogramRows = `SELECT h.g, h.v, h.s, h.mk, h.dv, h.cnt FROM hist AS h JOIN histsize AS z ON h.g = z.g AND h.v = z.v AND h.mk = z.mk WHERE z.vals <= ${HISTOGRAM_MAX_VALUES}`
-  const ctes = [
-    `b AS ${d.materialized}(SELECT ${b.join(', ')} FROM ${options.baseline})`,
-    `c AS ${d.materialized}(SELECT ${c.join(', ')} FROM ${options.candidate})`,
-    `p AS (SELECT ${p.join(', ')} FROM b ${rules.queries.missing === 'zero' ? 'LEFT' : 'INNER'} JOIN c ON b.id = c.id)`,
-    `e AS ${d.materialized}(SELECT ${e.join(', ')} FROM p CROSS JOIN ${d.list(
-      'g',
-      families.map((_, g) => g)
-    )} AS f WHERE ${familyWhere})`,
-    `mean AS (SELECT g, v, s, ${idx.flatMap((k) => [`AVG(d${k}) AS mu${k}`, `AVG(c${k}) AS cu${k}`]).join(', ')} FROM e GROUP BY g, v, s)`,
-    `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
-    `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
-    `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
-    ...(withSums
-      ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`]
-      : []),
-    ...coverage.ctes
-  ]
   const none = d.literal('')
   const selects = [
     ...meta.map(([k, v]) =>
@@ -316,15 +399,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
       : []),
     `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: d.literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
   ]
-  return `-- retrieval-gate sql: the sums the gate needs, for ${JSON.stringify(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
--- Shard ${JSON.stringify(options.shard ?? 'all')}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines (a
--- file, or a directory of part files) and pass it to retrieval-gate gate --rules RULES --aggregates FILE|DIR
--- [--aggregates FILE ...] (one per shard, or one for all). A metric column must be numeric: a boolean or text one
--- stops the statement at "+ 0" (write it as 0/1, CAST(hit AS INT)), as the rows path refuses it.
-WITH
-${ctes.join(',\n')}
-${selects.join('\nUNION ALL\n')}
-`
+  return selects
 }
 
 /** What the SQL path does not compute yet: refused with the key, never silently approximated. */
