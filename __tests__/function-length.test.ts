@@ -29,8 +29,6 @@ const LEGACY = new Map<string, number>([
   ['main.ts run', 136],
   ['metrics/compute.ts computeOne', 103],
   ['metrics/evaluate.ts computeRunRows', 154],
-  ['readers/aggregates.ts readAggregates', 213],
-  ['readers/aggregates.ts onRow', 117],
   ['readers/csv.ts forEachCsvRecord', 110],
   ['report/json.ts toJsonReport', 103],
   ['report/markdown.ts toMarkdown', 166],

@@ -3,15 +3,13 @@ import type { MetricRule, Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
 import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
+import { createCollector, HINT, rowPlan, type Cell, type Row, type Shard } from './aggregate-rows.js'
 import { AGGREGATE_SECTIONS } from './aggregate-tables.js'
 import { detectFormat } from './detect.js'
 import type { FetchedFile } from './fetched.js'
 import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
 import { parseDecimal } from './numbers.js'
 import { partFiles } from './part-files.js'
-
-/** The metric statistics that are counts of queries (checked to be whole and non-negative); the others are sums. */
-const COUNTED: ReadonlySet<string> = new Set(['wins', 'losses', 'gained', 'lost'])
 
 /**
  * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
@@ -27,234 +25,16 @@ const COUNTED: ReadonlySet<string> = new Set(['wins', 'losses', 'gained', 'lost'
  * missing or invalid values, missing attributes).
  */
 
-/** Most rows read over all files: at 10^4 resamples and sign patterns a subset and stratum is about 80,000 rows. */
-export const MAX_AGGREGATE_ROWS = 20_000_000
-
-/** Most shards (names) the files may hold. */
-export const MAX_SHARDS = 10_000
-
 /** Most values one family's attribute may have (the rows path's cap on slice values, src/align/slice-values.ts). */
 const MAX_FAMILY_VALUES = 20_000
 
 const SECTIONS = new Set(AGGREGATE_SECTIONS)
 
-const HINT =
-  'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged'
-
-/** One row as read, with where it is. */
-interface Row {
-  section: string
-  shard: string
-  family: number
-  value: string
-  stratum: string
-  metric: string
-  stat: string
-  slot: number
-  x: number
-  y: number
-  where: Where
-}
-
-/** One shard's sums of one subset and stratum, as its rows arrive. */
-interface Cell {
-  family: number
-  value: string
-  stratum: string
-  n: number | undefined
-  /** stats[m * METRIC_STATS.length + i], NaN until given. */
-  stats: Float64Array
-  regressions: Array<Map<number, number>>
-  /** Per metric and the weights (index M): Σ per resample; seen[r] per pair. */
-  poisson: Float64Array[]
-  poissonSeen: Uint8Array[]
-  minus: Float64Array[]
-  minusSeen: Uint8Array[]
-  histogram: Array<Map<number, number> | null>
-}
-
-interface Shard {
-  meta: Map<string, string>
-  coverage: Map<string, AggregateCount>
-  cells: Map<string, Cell>
-}
-
 /** Reads and merges the aggregates files for these rules. */
 export async function readAggregates(files: readonly FetchedFile[], rules: Rules): Promise<Aggregates> {
-  const metrics = [...rules.metrics.keys()]
-  const metricIndex = new Map(metrics.map((m, i) => [m, i]))
-  const families = subsetFamilies(rules)
-  const pairs = Math.ceil(rules.statistics.resamples / 2)
-  const permutations = rules.statistics.permutations
-  const checks = new Map(
-    rules.checks
-      .filter((c) => c.kind.type === 'max_regressions')
-      .map((c) => [c.index, metricIndex.get(c.metric) as number])
-  )
-  const shards = new Map<string, Shard>()
-  let rows = 0
-
-  const cellOf = (shard: Shard, r: Row): Cell => {
-    const key = `${r.family}\u0000${r.value}\u0000${r.stratum}`
-    let cell = shard.cells.get(key)
-    if (!cell) {
-      const M = metrics.length
-      cell = {
-        family: r.family,
-        value: r.value,
-        stratum: r.stratum,
-        n: undefined,
-        stats: new Float64Array(M * METRIC_STATS.length).fill(Number.NaN),
-        regressions: metrics.map(() => new Map<number, number>()),
-        poisson: Array.from({ length: M + 1 }, () => new Float64Array(2 * pairs)),
-        poissonSeen: Array.from({ length: M + 1 }, () => new Uint8Array(pairs)),
-        minus: Array.from({ length: M }, () => new Float64Array(permutations)),
-        minusSeen: Array.from({ length: M }, () => new Uint8Array(permutations)),
-        histogram: metrics.map(() => null)
-      }
-      shard.cells.set(key, cell)
-    }
-    return cell
-  }
-  const twice = (r: Row, what: string): never => {
-    throw new InputError(
-      r.where,
-      `${what} of shard ${quote(r.shard)} is given twice`,
-      'each shard sends every sum once: do not concatenate a shard with itself'
-    )
-  }
-  const count = (r: Row, x: number, what: string): number => {
-    if (!Number.isSafeInteger(x) || x < 0) throw new InputError(r.where, `${what} is ${x}, not a count`, HINT)
-    return x
-  }
-  const metricOf = (r: Row): number => {
-    const m = metricIndex.get(r.metric)
-    if (m === undefined)
-      throw new InputError(
-        r.where,
-        `names the metric ${quote(r.metric)}, which the rules do not have`,
-        `the rules' metrics: ${metrics.map((x) => quote(x)).join(', ')}; ${HINT}`
-      )
-    return m
-  }
-
-  const onRow = (r: Row): void => {
-    if (++rows > MAX_AGGREGATE_ROWS)
-      throw new InputError(
-        r.where,
-        `more than ${MAX_AGGREGATE_ROWS} rows of aggregates`,
-        'fewer slice values, resamples or permutations (docs/limits.md)'
-      )
-    let shard = shards.get(r.shard)
-    if (!shard) {
-      if (shards.size >= MAX_SHARDS)
-        throw new InputError(
-          r.where,
-          `more than ${MAX_SHARDS} shards`,
-          'run the SQL over larger shards (or the whole table at once)'
-        )
-      shards.set(r.shard, (shard = { meta: new Map(), coverage: new Map(), cells: new Map() }))
-    }
-    if (r.section === 'meta') {
-      if (shard.meta.has(r.stat)) twice(r, `meta ${quote(r.stat)}`)
-      shard.meta.set(r.stat, r.value)
-      return
-    }
-    if (r.section === 'coverage') {
-      if (shard.coverage.has(r.stat)) twice(r, `coverage ${quote(r.stat)}`)
-      shard.coverage.set(r.stat, { count: count(r, r.x, `coverage ${quote(r.stat)}`), example: r.value })
-      return
-    }
-    if (r.family < 0 || r.family >= families.length)
-      throw new InputError(
-        r.where,
-        `names family ${r.family}; these rules have ${families.length} (0 .. ${families.length - 1})`,
-        HINT
-      )
-    if (families[r.family].by === undefined && r.value !== '')
-      throw new InputError(
-        r.where,
-        `gives family ${r.family} the value ${quote(r.value)}, but it has no attribute`,
-        HINT
-      )
-    if (rules.statistics.weights === undefined && r.stratum !== '')
-      throw new InputError(
-        r.where,
-        `names the stratum ${quote(r.stratum)}, but the rules have no statistics.weights`,
-        HINT
-      )
-    const cell = cellOf(shard, r)
-    if (r.section === 'sums') {
-      if (r.stat === 'n') {
-        if (cell.n !== undefined) twice(r, 'the count of queries')
-        cell.n = count(r, r.x, 'n')
-        return
-      }
-      const m = metricOf(r)
-      if (r.stat.startsWith('regressions:')) {
-        const check = Number(r.stat.slice('regressions:'.length))
-        if (checks.get(check) !== m)
-          throw new InputError(
-            r.where,
-            `${quote(r.stat)} of ${quote(r.metric)} names no max_regressions check of the rules on that metric`,
-            HINT
-          )
-        if (cell.regressions[m].has(check)) twice(r, quote(r.stat))
-        cell.regressions[m].set(check, count(r, r.x, quote(r.stat)))
-        return
-      }
-      const i = (METRIC_STATS as readonly string[]).indexOf(r.stat)
-      if (i < 0)
-        throw new InputError(
-          r.where,
-          `the statistic ${quote(r.stat)} is not one of the sums (${METRIC_STATS.join(', ')})`,
-          HINT
-        )
-      const at = m * METRIC_STATS.length + i
-      if (!Number.isNaN(cell.stats[at])) twice(r, `${r.stat} of ${quote(r.metric)}`)
-      cell.stats[at] = COUNTED.has(METRIC_STATS[i]) ? count(r, r.x, r.stat) : r.x
-      return
-    }
-    if (r.section === 'poisson') {
-      const m = r.metric === '' ? metrics.length : metricOf(r)
-      if (r.stat !== 'weights' || r.slot >= pairs)
-        throw new InputError(
-          r.where,
-          `Poisson row ${quote(r.stat)} ${r.slot}: the rules have ${pairs} pairs of resamples (slots 0 .. ${pairs - 1}, stat weights)`,
-          HINT
-        )
-      if (cell.poissonSeen[m][r.slot])
-        twice(r, `Poisson pair ${r.slot}${r.metric === '' ? '' : ` of ${quote(r.metric)}`}`)
-      cell.poissonSeen[m][r.slot] = 1
-      if (m === metrics.length) {
-        count(r, r.x, 'a sum of weights')
-        count(r, r.y, 'a sum of weights')
-      }
-      cell.poisson[m][2 * r.slot] = r.x
-      if (2 * r.slot + 1 < 2 * pairs) cell.poisson[m][2 * r.slot + 1] = r.y
-      return
-    }
-    if (r.section === 'signs') {
-      const m = metricOf(r)
-      if (r.stat !== 'minus' || r.slot >= permutations)
-        throw new InputError(
-          r.where,
-          `sign row ${quote(r.stat)} ${r.slot}: the rules have ${permutations} sign patterns (slots 0 .. ${permutations - 1}, stat minus)`,
-          HINT
-        )
-      if (cell.minusSeen[m][r.slot]) twice(r, `sign pattern ${r.slot} of ${quote(r.metric)}`)
-      cell.minusSeen[m][r.slot] = 1
-      cell.minus[m][r.slot] = r.x
-      return
-    }
-    const m = metricOf(r)
-    if (r.stat !== 'count')
-      throw new InputError(r.where, `histogram row ${quote(r.stat)}: the stat of a histogram row is count`, HINT)
-    const h = (cell.histogram[m] ??= new Map())
-    const v = r.x + 0
-    if (h.has(v)) twice(r, `the histogram value ${v} of ${quote(r.metric)}`)
-    h.set(v, count(r, r.y, 'a histogram count'))
-  }
+  const plan = rowPlan(rules)
+  const { pairs, permutations, checks, metrics } = plan
+  const { onRow, shards } = createCollector(plan)
 
   // A directory is its part files (Spark's df.write.parquet(DIR)), read as if each had been given.
   const parts: FetchedFile[] = []
@@ -438,7 +218,7 @@ const SUMS_SLACK = 1e-6
 /** An absolute slack beside it, for sums that should be 0. */
 const SUMS_TINY = 1e-9
 /**
- * Most queries one cell of one shard may count: the counts of {@link MAX_SHARDS} such cells still add up exactly in
+ * Most queries one cell of one shard may count: the counts of MAX_SHARDS (src/readers/aggregate-rows.ts) such cells still add up exactly in
  * a double (10^4 x 10^11 = 10^15 < 2^53, about 9.0 x 10^15).
  */
 const MAX_CELL_QUERIES = 1e11
