@@ -132,48 +132,93 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
     if (options.qrelsFile === undefined) throw new InputError({}, 'no judgments given', 'name the qrels file')
     qrels = await readQrels(options.qrelsFile)
   }
-  const judged = qrels.queries
-  const runFile = options.runFile
+  const run = await scoreRun(options, { measures, qrels })
+  if (options.absentFromRun === 'refuse') refuseAbsentQueries(qrels, run.scored, policy, options.runFile)
+  const built = rowsOf(run, { options, measures, qrels, policy })
+  const coverage: MetricCoverage = {
+    runFormat: run.info.format.name,
+    runGrouped: run.info.grouped,
+    runLines: run.runLines,
+    judgedQueries: qrels.ids.length,
+    runQueries: run.runQueries,
+    scoredQueries: built.rows.size,
+    absentFromRun: built.absentFromRun,
+    noRelevant: { policy, ids: built.noRelevantIds },
+    runOnly: run.runOnly,
+    runOnlyIds: run.runOnlyIds,
+    depth: depth ?? null,
+    skippedFields: run.info.skippedFields
+  }
+  const notes = runNotes(coverage, run.info)
+  const side = built.rows.build({ numericFields: built.numericFields, attributeFields: built.attributeFields, notes })
+  side.format = run.info.format
+  return {
+    side,
+    coverage,
+    measures,
+    noRelevantRows: built.noRelevantRows,
+    rows: options.keepRows === true ? built.objects : null
+  }
+}
 
-  let scored = new Map<string, Scored>()
-  let runOnlyIds: string[] = []
-  let runOnly = 0
-  let runQueries = 0
-  let runLines = 0
+/** A run read and scored: each judged query's measures, and what the run held besides. */
+interface RunScores {
+  scored: Map<string, Scored>
+  runOnlyIds: string[]
+  runOnly: number
+  runQueries: number
+  runLines: number
+  info: Awaited<ReturnType<typeof readRun>>
+}
+
+/** Reads the run and scores each judged query it ranks (a run read again from the start restarts the counts). */
+async function scoreRun(options: RunRowsOptions, on: { measures: ParsedMeasure[]; qrels: Qrels }): Promise<RunScores> {
+  const { measures, qrels } = on
+  const judged = qrels.queries
+  let r: Omit<RunScores, 'info'> = { scored: new Map(), runOnlyIds: [], runOnly: 0, runQueries: 0, runLines: 0 }
   const onBlock = (block: RunBlock): void => {
-    runQueries++
-    runLines += block.count
+    r.runQueries++
+    r.runLines += block.count
     const query = judged.get(block.id)
     if (query === undefined) {
       options.observer?.unjudged?.(block)
-      runOnly++
-      if (runOnlyIds.length < 20) runOnlyIds.push(block.id)
+      r.runOnly++
+      if (r.runOnlyIds.length < 20) r.runOnlyIds.push(block.id)
       return
     }
-    const { grades, n, order } = rankGrades(block, query, depth)
+    const { grades, n, order } = rankGrades(block, query, options.depth)
     const values = new Float64Array(measures.length)
     computeQuery(measures, { grades, n, docs: { docnos: block.docnos, order } }, query, values)
     options.observer?.ranked?.({ id: block.id, grades, n, docnos: block.docnos, order, judged: query, block })
-    scored.set(block.id, { line: block.line, values, numRet: n, passValues: block.values, passAttrs: block.attrs })
+    r.scored.set(block.id, { line: block.line, values, numRet: n, passValues: block.values, passAttrs: block.attrs })
   }
-  const info = await readRun(runFile, onBlock, () => {
-    scored = new Map()
-    runOnlyIds = []
-    runOnly = 0
-    runQueries = 0
-    runLines = 0
+  const info = await readRun(options.runFile, onBlock, () => {
+    r = { scored: new Map(), runOnlyIds: [], runOnly: 0, runQueries: 0, runLines: 0 }
     options.observer?.restart?.()
   })
-
-  if (runQueries === 0) {
+  if (r.runQueries === 0) {
     // An empty run would score every judged query 0: a broken build must not look like a (bad) system.
     throw new InputError(
-      { file: runFile },
+      { file: options.runFile },
       'holds no results (the file is empty or blank)',
       'the run was probably not written or was truncated (a JSON Lines run can list a query with "results": [])'
     )
   }
-  if (options.absentFromRun === 'refuse') refuseAbsentQueries(qrels, scored, policy, runFile)
+  return { ...r, info }
+}
+
+/** What rowsOf reads: the options, the measures, the judgments and the policy for queries without relevant documents. */
+interface RowsPlan {
+  options: RunRowsOptions
+  measures: ParsedMeasure[]
+  qrels: Qrels
+  policy: NoRelevantPolicy
+}
+
+/** The side's rows in trec_eval's query order, a judged query absent from the run scored 0, and what was left out. */
+function rowsOf(run: RunScores, plan: RowsPlan) {
+  const { options, measures, qrels, policy } = plan
+  const runFile = options.runFile
   const measureNames = new Set(measures.map((m) => m.name))
   const numericFields = new Set<string>(measureNames)
   const attributeFields = new Set<string>()
@@ -184,8 +229,8 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
   const noRelevantIds: string[] = []
   const empty = new Int32Array(0)
   for (const id of qrels.ids) {
-    const query = judged.get(id)!
-    let s = scored.get(id)
+    const query = qrels.queries.get(id)!
+    let s = run.scored.get(id)
     const hasRelevant = countRelevant(query, 1) > 0
     if (s === undefined) {
       const values = new Float64Array(measures.length)
@@ -234,45 +279,31 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
       if (policy === 'report' && object !== null) noRelevantRows.push(object)
     }
   }
+  return { rows, numericFields, attributeFields, noRelevantRows, objects, absentFromRun, noRelevantIds }
+}
 
+/** The side's notes: every query absent, left out or ignored, counted; how the run was read. */
+function runNotes(coverage: MetricCoverage, info: RunScores['info']): string[] {
   const notes: string[] = []
-  if (absentFromRun.length)
-    notes.push(
-      `${absentFromRun.length} judged ${plural(absentFromRun.length, 'query', 'queries')} absent from the run scored 0 for every measure`
-    )
-  if (noRelevantIds.length) {
+  const absent = coverage.absentFromRun.length
+  if (absent)
+    notes.push(`${absent} judged ${plural(absent, 'query', 'queries')} absent from the run scored 0 for every measure`)
+  const { policy, ids } = coverage.noRelevant
+  if (ids.length) {
     const what =
       policy === 'zero'
         ? 'kept with 0 for every measure'
         : policy === 'report'
           ? 'left out of the rows and reported separately'
           : 'left out of the rows'
-    notes.push(
-      `${noRelevantIds.length} judged ${plural(noRelevantIds.length, 'query', 'queries')} without a relevant document ${what}`
-    )
+    notes.push(`${ids.length} judged ${plural(ids.length, 'query', 'queries')} without a relevant document ${what}`)
   }
+  const runOnly = coverage.runOnly
   if (runOnly) notes.push(`${runOnly} run ${plural(runOnly, 'query', 'queries')} without judgments ignored`)
   if (!info.grouped) notes.push('the run is not grouped by query, so it was held in memory whole')
-  if (depth !== undefined) notes.push(`rankings cut at depth ${depth}`)
+  if (coverage.depth !== null) notes.push(`rankings cut at depth ${coverage.depth}`)
   if (info.skippedFields.length) notes.push(`fields skipped (objects or arrays): ${info.skippedFields.join(', ')}`)
-
-  const coverage: MetricCoverage = {
-    runFormat: info.format.name,
-    runGrouped: info.grouped,
-    runLines,
-    judgedQueries: qrels.ids.length,
-    runQueries,
-    scoredQueries: rows.size,
-    absentFromRun,
-    noRelevant: { policy, ids: noRelevantIds },
-    runOnly,
-    runOnlyIds,
-    depth: depth ?? null,
-    skippedFields: info.skippedFields
-  }
-  const side = rows.build({ numericFields, attributeFields, notes })
-  side.format = info.format
-  return { side, coverage, measures, noRelevantRows, rows: options.keepRows === true ? objects : null }
+  return notes
 }
 
 /** How many absent query ids a refusal lists. */
