@@ -70,125 +70,192 @@ function countsOf(d: CheckDescription, reason: Reason): 'pass' | 'fail' {
   return (d.inconclusive.find((i) => i.reason === reason) as CheckDescription['inconclusive'][number]).counts
 }
 
+/** What the sentences about one check read: the check, its metric, its description and the words shared. */
+interface Explained {
+  check: CheckRule
+  rules: Rules
+  metric: MetricRule
+  d: CheckDescription
+  higher: boolean
+  /** The confidence as words ("95%" or "family-adjusted"). */
+  conf: string
+  /** "the change in M (candidate - baseline) for …" */
+  change: string
+  lines: string[]
+}
+
+const TEST_NAMES = {
+  mcnemar: 'exact McNemar test',
+  t: 'paired t-test',
+  randomization: 'paired randomization test'
+} as const
+
 /** The sentences about one check. */
 function explainCheck(check: CheckRule, rules: Rules): string[] {
   const metric = rules.metrics.get(check.metric) as MetricRule
-  const higher = metric.better === 'higher'
-  const multiplicity = rules.statistics.multiplicity
   const d = describeCheck(check, rules)
-  const conf = d.confidence === null ? 'family-adjusted' : pct(d.confidence)
-  const change = `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`
-  // How the check's inconclusive units count, as decide resolves them (asked only of a check that has that reason).
-  const inconclusiveCounts = (): string =>
-    `counts as a ${countsOf(d, 'interval_crosses_margin')} (on_inconclusive: ${rules.onInconclusive})`
-  const notShown = (): string =>
-    `which always counts as a ${countsOf(d, 'not_shown_better')}: a superior check must be shown${rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`
-  const lines: string[] = []
-  const kind = check.kind
-  let head: string
-  const testNames = {
-    mcnemar: 'exact McNemar test',
-    t: 'paired t-test',
-    randomization: 'paired randomization test'
-  } as const
-  if (kind.type === 'non_inferior') head = `non_inferior, margin ${kind.margin.text}`
-  else if (kind.type === 'superior')
-    head =
-      kind.test === 'bootstrap'
-        ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`
-        : `superior, ${testNames[kind.test]}, alpha ${plain(kind.alpha)}`
-  else if (kind.type === 'level') head = `${kind.bound} ${plain(kind.value)}`
-  else head = 'max_regressions'
-  lines.push(`${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${head}]`)
-  if (d.test === 'non_inferior' && kind.type === 'non_inferior') {
-    const worstBound = higher ? 'lower' : 'upper'
-    const otherBound = higher ? 'upper' : 'lower'
-    const bar = signedMargin(higher ? '-' : '+', kind.margin, metric)
-    const short = signedMargin(higher ? '-' : '+', kind.margin, metric, true)
-    const past = higher ? 'below' : 'above'
-    if (countsOf(d, 'interval_crosses_margin') === 'fail') {
-      lines.push(`   Fails if the ${worstBound} ${conf} bound of ${change} is ${past} ${bar}.`)
-      lines.push(
-        `   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.)`
-      )
-    } else {
-      lines.push(
-        `   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`
-      )
-      lines.push(
-        `   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts()}.`
-      )
-    }
-  } else if (d.test === 'superior_bootstrap' && kind.type === 'superior') {
-    const goodBound = higher ? 'lower' : 'upper'
-    const bar = signedMargin(higher ? '+' : '-', kind.margin, metric)
-    const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
-    const beyond = higher ? 'above' : 'below'
-    lines.push(
-      `   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`
-    )
-    lines.push(
-      `   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown()}.`
-    )
-  } else if (d.test === 'superior_mcnemar' && kind.type === 'superior') {
-    const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
-    const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
-    const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
-    lines.push(
-      `   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`
-    )
-    lines.push(
-      `   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`
-    )
-  } else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior') {
-    const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
-    const test =
-      d.test === 'superior_t'
-        ? "paired t-test (two-sided, under the rules' design)"
-        : 'paired randomization (sign-flip) test (two-sided)'
-    const gain = higher ? 'rose' : 'fell'
-    lines.push(
-      `   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`
-    )
-    lines.push(
-      `   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown()}.`
-    )
-  } else if (kind.type === 'level') {
-    const worse = higher ? 'lower' : 'upper'
-    const better = higher ? 'upper' : 'lower'
-    const side = higher ? 'at least' : 'at most'
-    const miss = higher ? 'below' : 'above'
-    const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''
-    lines.push(
-      `   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (${levelLaw(rules.statistics, metric) === 'exact' ? "Clopper–Pearson's exact interval" : "a skew-corrected t interval, never narrower than Student's t nor than the range allows unseen queries to change"}) is ${side} ${plain(kind.value)}.`
-    )
-    lines.push(
-      `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
-    )
-  } else if (kind.type === 'max_regressions') {
-    const limits: string[] = []
-    if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)
-    if (kind.share !== undefined) limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`)
-    const worse = higher ? 'dropped' : 'rose'
-    const by =
-      kind.threshold > 0
-        ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}`
-        : ''
-    const among =
-      check.perSlice !== undefined
-        ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}`
-        : check.where.length > 0
-          ? ` among ${sliceLabel(check.where)}`
-          : ''
-    lines.push(
-      `   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`
-    )
-    if (d.inconclusive.length === 0 && d.minQueries === null)
-      lines.push(
-        '   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.'
-      )
-    return lines
+  const x: Explained = {
+    check,
+    rules,
+    metric,
+    d,
+    higher: metric.better === 'higher',
+    conf: d.confidence === null ? 'family-adjusted' : pct(d.confidence),
+    change: `the change in ${metric.name} (candidate - baseline)${check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''}`,
+    lines: []
   }
+  x.lines.push(
+    `${check.index + 1}. "${check.name}": ${metric.name} (${direction(metric)}) ${scope(check)} [${headOf(check)}]`
+  )
+  const kind = check.kind
+  if (d.test === 'non_inferior' && kind.type === 'non_inferior') nonInferiorLines(x, kind)
+  else if (d.test === 'superior_bootstrap' && kind.type === 'superior') superiorBootstrapLines(x, kind)
+  else if (d.test === 'superior_mcnemar' && kind.type === 'superior') mcnemarLines(x, kind)
+  else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior')
+    testLines(x, kind)
+  else if (kind.type === 'level') levelLines(x, kind)
+  else if (kind.type === 'max_regressions') {
+    regressionLines(x, kind)
+    return x.lines
+  }
+  closingLines(x)
+  return x.lines
+}
+
+type Kind<T extends CheckRule['kind']['type']> = Extract<CheckRule['kind'], { type: T }>
+
+/** The check's demand in brackets: its kind, margin, test or level. */
+function headOf(check: CheckRule): string {
+  const kind = check.kind
+  if (kind.type === 'non_inferior') return `non_inferior, margin ${kind.margin.text}`
+  if (kind.type === 'superior')
+    return kind.test === 'bootstrap'
+      ? `superior, bootstrap${kind.margin.value > 0 ? `, margin ${kind.margin.text}` : ''}`
+      : `superior, ${TEST_NAMES[kind.test]}, alpha ${plain(kind.alpha)}`
+  if (kind.type === 'level') return `${kind.bound} ${plain(kind.value)}`
+  return 'max_regressions'
+}
+
+/** How the check's inconclusive units count, as decide resolves them (asked only of a check that has that reason). */
+function inconclusiveCounts(x: Explained): string {
+  return `counts as a ${countsOf(x.d, 'interval_crosses_margin')} (on_inconclusive: ${x.rules.onInconclusive})`
+}
+
+function notShown(x: Explained): string {
+  return `which always counts as a ${countsOf(x.d, 'not_shown_better')}: a superior check must be shown${x.rules.onInconclusive === 'pass' ? ' (on_inconclusive: pass does not apply to it)' : ''}`
+}
+
+function nonInferiorLines(x: Explained, kind: Kind<'non_inferior'>): void {
+  const { higher, metric, d, conf, change, lines } = x
+  const worstBound = higher ? 'lower' : 'upper'
+  const otherBound = higher ? 'upper' : 'lower'
+  const bar = signedMargin(higher ? '-' : '+', kind.margin, metric)
+  const short = signedMargin(higher ? '-' : '+', kind.margin, metric, true)
+  const past = higher ? 'below' : 'above'
+  if (countsOf(d, 'interval_crosses_margin') === 'fail') {
+    lines.push(`   Fails if the ${worstBound} ${conf} bound of ${change} is ${past} ${bar}.`)
+    lines.push(
+      `   (When even the ${otherBound} bound is ${past} ${short} the candidate is shown worse; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts(x)}.)`
+    )
+  } else {
+    lines.push(
+      `   Fails only if the ${otherBound} ${conf} bound of ${change} is ${past} ${bar} (shown worse by more than the margin).`
+    )
+    lines.push(
+      `   Passes if the ${worstBound} bound is not ${past} ${short}; when the interval straddles ${short} it is inconclusive, which ${inconclusiveCounts(x)}.`
+    )
+  }
+}
+
+function superiorBootstrapLines(x: Explained, kind: Kind<'superior'>): void {
+  const { higher, metric, conf, change, lines } = x
+  const goodBound = higher ? 'lower' : 'upper'
+  const bar = signedMargin(higher ? '+' : '-', kind.margin, metric)
+  const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
+  const beyond = higher ? 'above' : 'below'
+  lines.push(
+    `   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`
+  )
+  lines.push(
+    `   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown(x)}.`
+  )
+}
+
+function mcnemarLines(x: Explained, kind: Kind<'superior'>): void {
+  const { higher, lines } = x
+  const multiplicity = x.rules.statistics.multiplicity
+  const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
+  const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
+  const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
+  lines.push(
+    `   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`
+  )
+  lines.push(
+    `   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
+  )
+}
+
+function testLines(x: Explained, kind: Kind<'superior'>): void {
+  const { higher, metric, d, lines } = x
+  const multiplicity = x.rules.statistics.multiplicity
+  const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
+  const test =
+    d.test === 'superior_t'
+      ? "paired t-test (two-sided, under the rules' design)"
+      : 'paired randomization (sign-flip) test (two-sided)'
+  const gain = higher ? 'rose' : 'fell'
+  lines.push(
+    `   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`
+  )
+  lines.push(
+    `   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
+  )
+}
+
+function levelLines(x: Explained, kind: Kind<'level'>): void {
+  const { higher, metric, d, check, rules, lines } = x
+  const worse = higher ? 'lower' : 'upper'
+  const better = higher ? 'upper' : 'lower'
+  const side = higher ? 'at least' : 'at most'
+  const miss = higher ? 'below' : 'above'
+  const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : ''
+  lines.push(
+    `   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (${levelLaw(rules.statistics, metric) === 'exact' ? "Clopper–Pearson's exact interval" : "a skew-corrected t interval, never narrower than Student's t nor than the range allows unseen queries to change"}) is ${side} ${plain(kind.value)}.`
+  )
+  lines.push(
+    `   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`
+  )
+}
+
+function regressionLines(x: Explained, kind: Kind<'max_regressions'>): void {
+  const { higher, metric, d, check, lines } = x
+  const limits: string[] = []
+  if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)
+  if (kind.share !== undefined) limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`)
+  const worse = higher ? 'dropped' : 'rose'
+  const by =
+    kind.threshold > 0
+      ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}`
+      : ''
+  const among =
+    check.perSlice !== undefined
+      ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}`
+      : check.where.length > 0
+        ? ` among ${sliceLabel(check.where)}`
+        : ''
+  lines.push(
+    `   Fails if ${limits.join(' or ')}${among} got worse on ${metric.name}: ${worse}${by}, comparing each query's candidate value with its baseline value.`
+  )
+  if (d.inconclusive.length === 0 && d.minQueries === null)
+    lines.push(
+      '   Never inconclusive; min_per_slice does not apply. A query whose change is not a finite number fails the check.'
+    )
+}
+
+/** Per value, too few queries, the fewest that can pass, and the budget. */
+function closingLines(x: Explained): void {
+  const { metric, d, check, rules, lines, higher } = x
+  const kind = check.kind
   if (d.perSlice !== null)
     lines.push(
       `   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`
@@ -206,7 +273,6 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
       `   Budget: also fails when the ${drop} of ${metric.name} since the reference ${rules.reference.label} (candidate - reference, same statistics${d.perSlice !== null ? ', per value' : ''}) is shown beyond ${check.budget.relative ? `${check.budget.text} of the reference mean` : plain(check.budget.value)}; when its interval straddles the budget it counts as a ${rules.onInconclusive} (on_inconclusive: ${rules.onInconclusive}).`
     )
   }
-  return lines
 }
 
 /** "counts as a pass (on_too_few: pass)": how a check with too few queries counts. */
