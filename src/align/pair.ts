@@ -63,17 +63,7 @@ export interface PairedTable {
  */
 export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows): PairedTable {
   const zero = rules.queries.missing === 'zero'
-  for (const name of rules.metrics.keys()) {
-    for (const side of [baseline, candidate]) {
-      if (!side.numericFields.has(name)) {
-        throw new InputError(
-          { file: side.source, key: `metrics.${name}` },
-          `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`,
-          missingMetricHint(name, side, rules)
-        )
-      }
-    }
-  }
+  refuseMissingMetrics(rules, { baseline, candidate })
   const attrNames = neededAttributes(rules)
   // The exam's attributes are the baseline's (the evaluation set's, in runs mode): a candidate's own labels never define a slice.
   for (const [name, key] of attrNames) {
@@ -84,32 +74,8 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
   const candById = candidate.index
   const onlyInBaseline = baseline.ids.filter((id) => !candById.has(id)).sort(compareIds)
   const onlyInCandidate = candidate.ids.filter((id) => !baseById.has(id)).sort(compareIds)
-  if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0)) {
-    const hints: string[] = []
-    if (onlyInCandidate.length > 0)
-      hints.push(
-        "evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing"
-      )
-    if (onlyInBaseline.length > 0)
-      hints.push(
-        'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)'
-      )
-    const parts: string[] = []
-    if (onlyInBaseline.length > 0)
-      parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseline)}`)
-    if (onlyInCandidate.length > 0)
-      parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candidate)}`)
-    const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate)
-    const twins =
-      spelled.length > 0
-        ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
-        : ''
-    throw new InputError(
-      {},
-      `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`,
-      hints.join('; ')
-    )
-  }
+  if (!zero && (onlyInBaseline.length > 0 || onlyInCandidate.length > 0))
+    refuseOtherQueries({ baseline, candidate }, { onlyInBaseline, onlyInCandidate })
   // The exam's queries only: a candidate-only query (allowed under missing: zero) is counted and never compared.
   // Files are often written in id order, and both sides in the same order: then no sort and no look-up is needed.
   const inOrder = isSorted(baseline.ids)
@@ -124,7 +90,97 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
     baseRow[i] = inOrder ? i : (baseById.get(id) as number)
     candRow[i] = candidate.ids[i] === id ? i : (candById.get(id) ?? -1)
   }
-  const metrics = new Map<string, { base: Float64Array; cand: Float64Array }>()
+  const { metrics, filled } = metricColumns(rules, { baseline, candidate, ids, baseRow, candRow })
+  const attrs = new Map<string, string[]>()
+  const compared = { count: 0 }
+  const rowsOf = { base: { side: baseline, rows: baseRow }, cand: { side: candidate, rows: candRow } }
+  for (const [name] of attrNames) attrs.set(name, attributeColumn(name, ids, rowsOf, compared))
+  for (const check of rules.checks) refuseVacuousWhere(rules, check, attrs, n)
+  return {
+    ids,
+    metrics,
+    attrs,
+    coverage: {
+      baselineRows: baseline.ids.length,
+      candidateRows: candidate.ids.length,
+      paired: n,
+      onlyInBaseline,
+      onlyInCandidate,
+      candidateOnlyIgnored: zero ? onlyInCandidate.length : 0,
+      attributes: { names: [...attrNames.keys()].sort(), candidateValuesCompared: compared.count },
+      filled,
+      missingPolicy: rules.queries.missing,
+      notes: [...baseline.notes, ...candidate.notes]
+    }
+  }
+}
+
+/** Every metric of the rules is a field of both sides' rows. */
+function refuseMissingMetrics(rules: Rules, sides: { baseline: SideRows; candidate: SideRows }): void {
+  for (const name of rules.metrics.keys()) {
+    for (const side of [sides.baseline, sides.candidate]) {
+      if (!side.numericFields.has(name)) {
+        throw new InputError(
+          { file: side.source, key: `metrics.${name}` },
+          `no row has the metric "${name}" named in the rules${suggestion(name, side.numericFields)}`,
+          missingMetricHint(name, side, rules)
+        )
+      }
+    }
+  }
+}
+
+/** Stops on queries on one side only (under missing: error), listing them and ids that differ only in normalisation. */
+function refuseOtherQueries(
+  sides: { baseline: SideRows; candidate: SideRows },
+  only: { onlyInBaseline: string[]; onlyInCandidate: string[] }
+): never {
+  const { baseline, candidate } = sides
+  const { onlyInBaseline, onlyInCandidate } = only
+  const hints: string[] = []
+  if (onlyInCandidate.length > 0)
+    hints.push(
+      "evaluate the candidate on the exam's queries (the baseline's): a query the baseline does not have is not part of the exam and is never compared, under any queries.missing"
+    )
+  if (onlyInBaseline.length > 0)
+    hints.push(
+      'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules to score the queries the candidate dropped with the fill value (counted in the report)'
+    )
+  const parts: string[] = []
+  if (onlyInBaseline.length > 0)
+    parts.push(`${onlyInBaseline.length} in the baseline only: ${listIds(onlyInBaseline, baseline)}`)
+  if (onlyInCandidate.length > 0)
+    parts.push(`${onlyInCandidate.length} in the candidate only: ${listIds(onlyInCandidate, candidate)}`)
+  const spelled = normalisationTwins(onlyInBaseline, onlyInCandidate)
+  const twins =
+    spelled.length > 0
+      ? `; ${spelled.length} of them differ only in Unicode normalisation (e.g. ${spelled[0]}): ids are compared exactly, so write each id the same way on both sides`
+      : ''
+  throw new InputError(
+    {},
+    `${baseline.source} and ${candidate.source} do not have the same queries: ${parts.join('; ')}${twins}`,
+    hints.join('; ')
+  )
+}
+
+/** Where the paired queries' values are: their ids and each side's row of each (-1: the candidate dropped it). */
+interface PairedRows {
+  baseline: SideRows
+  candidate: SideRows
+  ids: string[]
+  baseRow: Int32Array
+  candRow: Int32Array
+}
+
+/**
+ * Each metric's two columns over the paired queries, each present value checked against the rules; a missing one
+ * filled (missing: zero, counted) or listed in the refusal.
+ */
+function metricColumns(rules: Rules, at: PairedRows): { metrics: PairedTable['metrics']; filled: Coverage['filled'] } {
+  const { baseline, candidate, ids, baseRow, candRow } = at
+  const zero = rules.queries.missing === 'zero'
+  const n = ids.length
+  const metrics: PairedTable['metrics'] = new Map()
   const filled: Coverage['filled'] = []
   const missingValues: Array<{ file: string; text: string }> = []
   for (const metric of rules.metrics.values()) {
@@ -170,28 +226,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       'every paired query needs every metric of the rules as a number, or set queries.missing: zero to fill them (counted in the report)'
     )
   }
-  const attrs = new Map<string, string[]>()
-  const compared = { count: 0 }
-  const rowsOf = { base: { side: baseline, rows: baseRow }, cand: { side: candidate, rows: candRow } }
-  for (const [name] of attrNames) attrs.set(name, attributeColumn(name, ids, rowsOf, compared))
-  for (const check of rules.checks) refuseVacuousWhere(rules, check, attrs, n)
-  return {
-    ids,
-    metrics,
-    attrs,
-    coverage: {
-      baselineRows: baseline.ids.length,
-      candidateRows: candidate.ids.length,
-      paired: n,
-      onlyInBaseline,
-      onlyInCandidate,
-      candidateOnlyIgnored: zero ? onlyInCandidate.length : 0,
-      attributes: { names: [...attrNames.keys()].sort(), candidateValuesCompared: compared.count },
-      filled,
-      missingPolicy: rules.queries.missing,
-      notes: [...baseline.notes, ...candidate.notes]
-    }
-  }
+  return { metrics, filled }
 }
 
 /** A present value of `metric` checked against the rules: 0 or 1 when binary, inside the declared range. */
