@@ -144,35 +144,50 @@ export function buildDesign(
       )
     }
   }
-  if (weights && m > 0 && targetPresent === 0) {
-    // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
-    // reader must learn why rather than see a bare non_finite.
-    notes.push(
-      `every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`
-    )
-  } else if (weights && strataValues.length < weights.target.length && m > 0) {
-    const absent = weights.target.filter(([v]) => !strataMap.has(v)).map(([v]) => v)
-    notes.push(
-      `no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`
-    )
-  }
+  notes.push(...weightNotes(weights, { m, targetPresent, strataValues }))
   const units = unitCount()
   const values = workerArray(units * k)
   const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null
   const unitOfMember = new Int32Array(m)
+  const at = { members, columns, values, unitOfMember }
   if (!clusterCol) {
-    // One member per unit: its value as the compensated sum of one term gives it (x + 0, so -0 becomes 0; NaN for an infinite x).
-    for (let u = 0; u < units; u++) {
-      const row = members[single[u]]
-      unitOfMember[single[u]] = u
-      for (let c = 0; c < k; c++) {
-        const x = columns[c][row]
-        values[u * k + c] = x - x === 0 ? x + 0 : Number.NaN
-      }
-    }
+    singleValues(single, at)
     return { k, units, values, counts, strata, clusters: null, unitOfMember, notes }
   }
-  for (let u = 0; u < units; u++) {
+  clusterValues(unitMembers, { ...at, counts, clusterWeighted })
+  return { k, units, values, counts, strata, clusters: units, unitOfMember, notes }
+}
+
+/** Where unit values are written: the subset's members, the columns, the design's values and each member's unit. */
+interface UnitValues {
+  members: Int32Array
+  columns: Float64Array[]
+  values: Float64Array
+  unitOfMember: Int32Array
+}
+
+/** One member per unit: its value as the compensated sum of one term gives it (x + 0, so -0 becomes 0; NaN for an infinite x). */
+function singleValues(single: readonly number[], at: UnitValues): void {
+  const { members, columns, values, unitOfMember } = at
+  const k = columns.length
+  for (let u = 0; u < single.length; u++) {
+    const row = members[single[u]]
+    unitOfMember[single[u]] = u
+    for (let c = 0; c < k; c++) {
+      const x = columns[c][row]
+      values[u * k + c] = x - x === 0 ? x + 0 : Number.NaN
+    }
+  }
+}
+
+/** A cluster's value: the compensated sum of its members (their mean when clusters are weighted equally). */
+function clusterValues(
+  unitMembers: readonly number[][],
+  at: UnitValues & { counts: Float64Array | null; clusterWeighted: boolean }
+): void {
+  const { members, columns, values, unitOfMember, counts, clusterWeighted } = at
+  const k = columns.length
+  for (let u = 0; u < unitMembers.length; u++) {
     const list = unitMembers[u]
     for (const j of list) unitOfMember[j] = u
     if (counts) counts[u] = list.length
@@ -190,7 +205,28 @@ export function buildDesign(
       values[u * k + c] = clusterWeighted ? s / list.length : s
     }
   }
-  return { k, units, values, counts, strata, clusters: clusterCol ? units : null, unitOfMember, notes }
+}
+
+/** The notes target weights call for: every query weighted 0, or strata absent and the weights renormalised. */
+function weightNotes(
+  weights: StatisticsRules['weights'],
+  at: { m: number; targetPresent: number; strataValues: string[] }
+): string[] {
+  const { m, targetPresent, strataValues } = at
+  if (weights && m > 0 && targetPresent === 0)
+    // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
+    // reader must learn why rather than see a bare non_finite.
+    return [
+      `every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`
+    ]
+  if (weights && strataValues.length < weights.target.length && m > 0) {
+    const present = new Set(strataValues)
+    const absent = weights.target.filter(([v]) => !present.has(v)).map(([v]) => v)
+    return [
+      `no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`
+    ]
+  }
+  return []
 }
 
 /** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
