@@ -31,7 +31,6 @@ const LEGACY = new Map<string, number>([
   ['report/markdown.ts toMarkdown', 166],
   ['report/text.ts toText', 166],
   ['report/trust-lines.ts trustBody', 177],
-  ['stats/randomization.ts signFlipPlan', 104],
 ])
 
 interface LongFunction {

@@ -55,12 +55,12 @@ export interface SignFlipPlanOptions extends PatternDraw {
   flips?: FlipDraw
 }
 
-/** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
-export function signFlipPlan(design: Design, options: SignFlipPlanOptions): KernelPlan<Randomization> {
-  const { permutations, seed, stream, flips } = options
-  const { k, units } = design
-  const contribution = contributions(design)
-  const { y } = contribution
+/** Each column's observed |T| = |Σ y| and its tolerance for ties, 1e-9 of Σ |y|. */
+function observedStatistics(
+  y: Float64Array,
+  at: { k: number; units: number }
+): { observed: Float64Array; tol: Float64Array } {
+  const { k, units } = at
   const observed = new Float64Array(k)
   const tol = new Float64Array(k)
   for (let c = 0; c < k; c++) {
@@ -73,23 +73,41 @@ export function signFlipPlan(design: Design, options: SignFlipPlanOptions): Kern
     observed[c] = abs(s)
     tol[c] = 1e-9 * a
   }
+  return { observed, tol }
+}
+
+/** The exact test: every one of the 2^units sign patterns. */
+function everyPattern(
+  y: Float64Array,
+  at: { k: number; units: number; observed: Float64Array; tol: Float64Array }
+): Randomization {
+  const { k, units, observed, tol } = at
+  const hits = new Float64Array(k)
+  const patterns = 2 ** units
+  const t = new Float64Array(k)
+  for (let mask = 0; mask < patterns; mask++) {
+    t.fill(0)
+    for (let u = 0; u < units; u++) {
+      const sign = (mask >>> u) & 1 ? -1 : 1
+      for (let c = 0; c < k; c++) t[c] += sign * y[u * k + c]
+    }
+    for (let c = 0; c < k; c++) if (abs(t[c]) >= observed[c] - tol[c]) hits[c]++
+  }
+  return { pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true }
+}
+
+/** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
+export function signFlipPlan(design: Design, options: SignFlipPlanOptions): KernelPlan<Randomization> {
+  const { permutations, seed, stream, flips } = options
+  const { k, units } = design
+  const contribution = contributions(design)
+  const { y } = contribution
+  const { observed, tol } = observedStatistics(y, { k, units })
   const hits = new Float64Array(k)
   const done = (r: Randomization): KernelPlan<Randomization> => ({ jobs: [], finish: () => r })
   if (units === 0) return done({ pValues: new Float64Array(k).fill(1), permutations: 0, exact: true })
-  const exact = units <= EXACT_UNITS && 2 ** units <= Math.max(permutations, 1)
-  if (exact) {
-    const patterns = 2 ** units
-    const t = new Float64Array(k)
-    for (let mask = 0; mask < patterns; mask++) {
-      t.fill(0)
-      for (let u = 0; u < units; u++) {
-        const sign = (mask >>> u) & 1 ? -1 : 1
-        for (let c = 0; c < k; c++) t[c] += sign * y[u * k + c]
-      }
-      for (let c = 0; c < k; c++) if (abs(t[c]) >= observed[c] - tol[c]) hits[c]++
-    }
-    return done({ pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true })
-  }
+  if (units <= EXACT_UNITS && 2 ** units <= Math.max(permutations, 1))
+    return done(everyPattern(y, { k, units, observed, tol }))
   const groups = Math.ceil(units / 4)
   const blocks = Math.ceil(permutations / BLOCK)
   const byFlip: number[] = []
