@@ -89,41 +89,12 @@ function computeOne(measure: ParsedMeasure, ranking: Ranking, judged: JudgedQuer
       for (let i = 0; i < limit; i++) if (ranked[i] >= rel) return 1 / (i + 1)
       return 0
     }
-    case 'AP': {
+    case 'AP':
       // m_map.c / m_map_cut.c: precision at each relevant retrieved document, over ALL relevant documents
-      const numRel = countRelevant(judged, rel)
-      if (numRel === 0) return 0
-      const limit = k === null ? n : Math.min(n, k)
-      let relSoFar = 0
-      let sum = 0
-      for (let i = 0; i < limit; i++) {
-        if (ranked[i] >= rel) {
-          relSoFar++
-          sum += relSoFar / (i + 1)
-        }
-      }
-      return relSoFar ? sum / numRel : 0
-    }
-    case 'nDCG': {
+      return averagePrecision(ranking, { judged, rel, k })
+    case 'nDCG':
       // m_ndcg.c / m_ndcg_cut.c: DCG of the ranking over the DCG of the ideal ranking of ALL judgments
-      const exp = measure.gain === 'exp'
-      const limit = k === null ? n : Math.min(n, k)
-      const ideal = judged.gradesDesc
-      const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k)
-      const d = discounts(Math.max(limit, idealLimit))
-      let dcg = 0
-      for (let i = 0; i < limit; i++) {
-        const g = ranked[i]
-        if (g > 0) dcg += gainOf(g, exp) / d[i]
-      }
-      let idcg = 0
-      for (let i = 0; i < idealLimit; i++) {
-        const g = ideal[i]
-        if (g <= 0) break
-        idcg += gainOf(g, exp) / d[i]
-      }
-      return idcg > 0 ? dcg / idcg : 0
-    }
+      return ndcg(ranking, { judged, exp: measure.gain === 'exp', k })
     case 'Rprec': {
       // m_Rprec.c
       const numRel = countRelevant(judged, rel)
@@ -131,21 +102,9 @@ function computeOne(measure: ParsedMeasure, ranking: Ranking, judged: JudgedQuer
       if (look === 0) return 0
       return relevantInTop(ranked, look, rel) / numRel
     }
-    case 'Bpref': {
+    case 'Bpref':
       // m_bpref.c: judged non-relevant = grade in [0, rel); unjudged and negative grades are skipped
-      const numRel = countRelevant(judged, rel)
-      const numNonrel = judged.gradesDesc.length - numRel
-      let nonrelSoFar = 0
-      let bpref = 0
-      for (let j = 0; j < n; j++) {
-        const g = ranked[j]
-        if (g < 0) continue
-        if (g < rel) nonrelSoFar++
-        else if (nonrelSoFar > 0) bpref += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel)
-        else bpref += 1
-      }
-      return numRel ? bpref / numRel : bpref
-    }
+      return bpref(ranking, { judged, rel })
     case 'Judged': {
       // share of the top k with a judgment line (any grade, negative included); missing ranks count as unjudged
       const limit = Math.min(n, k!)
@@ -160,6 +119,64 @@ function computeOne(measure: ParsedMeasure, ranking: Ranking, judged: JudgedQuer
     case 'NumRel':
       return countRelevant(judged, rel)
   }
+}
+
+/** m_map.c / m_map_cut.c: the precision at each relevant retrieved document, summed over ALL relevant documents. */
+function averagePrecision(ranking: Ranking, at: { judged: JudgedQuery; rel: number; k: number | null }): number {
+  const { grades: ranked, n } = ranking
+  const { judged, rel, k } = at
+  const numRel = countRelevant(judged, rel)
+  if (numRel === 0) return 0
+  const limit = k === null ? n : Math.min(n, k)
+  let relSoFar = 0
+  let sum = 0
+  for (let i = 0; i < limit; i++) {
+    if (ranked[i] >= rel) {
+      relSoFar++
+      sum += relSoFar / (i + 1)
+    }
+  }
+  return relSoFar ? sum / numRel : 0
+}
+
+/** m_ndcg.c / m_ndcg_cut.c: the ranking's DCG over the DCG of the ideal ranking of all judgments. */
+function ndcg(ranking: Ranking, at: { judged: JudgedQuery; exp: boolean; k: number | null }): number {
+  const { grades: ranked, n } = ranking
+  const { judged, exp, k } = at
+  const limit = k === null ? n : Math.min(n, k)
+  const ideal = judged.gradesDesc
+  const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k)
+  const d = discounts(Math.max(limit, idealLimit))
+  let dcg = 0
+  for (let i = 0; i < limit; i++) {
+    const g = ranked[i]
+    if (g > 0) dcg += gainOf(g, exp) / d[i]
+  }
+  let idcg = 0
+  for (let i = 0; i < idealLimit; i++) {
+    const g = ideal[i]
+    if (g <= 0) break
+    idcg += gainOf(g, exp) / d[i]
+  }
+  return idcg > 0 ? dcg / idcg : 0
+}
+
+/** m_bpref.c: judged non-relevant is a grade in [0, rel); unjudged and negative grades are skipped. */
+function bpref(ranking: Ranking, at: { judged: JudgedQuery; rel: number }): number {
+  const { grades: ranked, n } = ranking
+  const { judged, rel } = at
+  const numRel = countRelevant(judged, rel)
+  const numNonrel = judged.gradesDesc.length - numRel
+  let nonrelSoFar = 0
+  let sum = 0
+  for (let j = 0; j < n; j++) {
+    const g = ranked[j]
+    if (g < 0) continue
+    if (g < rel) nonrelSoFar++
+    else if (nonrelSoFar > 0) sum += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel)
+    else sum += 1
+  }
+  return numRel ? sum / numRel : sum
 }
 
 function relevantInTop(ranked: Int32Array, limit: number, rel: number): number {
