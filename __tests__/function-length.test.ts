@@ -25,7 +25,6 @@ const LEGACY = new Map<string, number>([
   ['github/baseline-artifact.ts fetchBaselineArtifact', 143],
   ['github/input-source.ts actionInputSource', 115],
   ['main.ts run', 136],
-  ['readers/csv.ts forEachCsvRecord', 110],
   ['report/json.ts toJsonReport', 103],
   ['report/markdown.ts toMarkdown', 166],
   ['report/text.ts toText', 166],

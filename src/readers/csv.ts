@@ -69,108 +69,133 @@ export async function forEachCsvRecord(
   onRecord: CsvRecordHandler,
   options: CsvOptions = {}
 ): Promise<void> {
-  const cap = options.maxRecordBytes ?? options.maxLineBytes ?? MAX_RECORD_BYTES
-  let fields: string[] = []
-  const pieces = new FieldText()
-  let inQuotes = false
-  let afterQuote = false
-  let startLine = 0
-  let recordBytes = 0
-  const endField = (): void => {
-    fields.push(pieces.take())
-  }
-  await forEachLine(
+  const scanner = new CsvRecordScanner(
     file,
-    (text, line, bytes) => {
-      if (!inQuotes) {
-        startLine = line
-        fields = []
-        pieces.clear()
-        afterQuote = false
-        recordBytes = 0
-        if (text === '') return
-      } else {
-        pieces.push('\n')
-      }
-      recordBytes += bytes + 1
-      if (recordBytes > cap + 1) {
-        throw new InputError(
-          { file, line: startLine },
-          `a CSV record (a quoted field spanning lines) is longer than ${cap} bytes (the record cap)`,
-          'a quote is probably left open: close it, or double any quote inside a quoted field ("")'
-        )
-      }
-      const n = text.length
-      // the first quote at or after i (-1: none left on this line), advanced lazily so the scan stays linear
-      let quoteAt = text.indexOf('"')
-      const nextQuote = (i: number): number => {
-        if (quoteAt >= 0 && quoteAt < i) quoteAt = text.indexOf('"', i)
-        return quoteAt
-      }
-      let i = 0
-      for (;;) {
-        if (inQuotes) {
-          const q = nextQuote(i)
-          if (q < 0) {
-            if (i < n) pieces.push(text.slice(i))
-            return // the field goes on at the next line
-          }
-          if (q > i) pieces.push(text.slice(i, q))
-          if (text.charCodeAt(q + 1) === QUOTE) {
-            pieces.push('"')
-            i = q + 2
-          } else {
-            inQuotes = false
-            afterQuote = true
-            i = q + 1
-          }
-          continue
-        }
-        if (afterQuote) {
-          if (i === n) break
-          if (text.charCodeAt(i) !== COMMA) {
-            throw new InputError(
-              { file, line },
-              'text after a closing quote in a CSV field',
-              'quote the whole field and double any quote inside it ("")'
-            )
-          }
-          endField()
-          afterQuote = false
-          i++
-          continue
-        }
-        // at the start of a field
-        if (i < n && text.charCodeAt(i) === QUOTE) {
-          inQuotes = true
-          i++
-          continue
-        }
-        const comma = text.indexOf(',', i)
-        const stop = comma < 0 ? n : comma
+    options.maxRecordBytes ?? options.maxLineBytes ?? MAX_RECORD_BYTES,
+    onRecord
+  )
+  await forEachLine(file, (text, line, bytes) => scanner.line(text, line, bytes), options)
+  scanner.end()
+}
+
+/** The state of {@link forEachCsvRecord} between lines: the record so far, and whether a quoted field is open. */
+class CsvRecordScanner {
+  private fields: string[] = []
+  private readonly pieces = new FieldText()
+  private inQuotes = false
+  private afterQuote = false
+  private startLine = 0
+  private recordBytes = 0
+  private readonly file: string
+  private readonly cap: number
+  private readonly onRecord: CsvRecordHandler
+
+  constructor(file: string, cap: number, onRecord: CsvRecordHandler) {
+    this.file = file
+    this.cap = cap
+    this.onRecord = onRecord
+  }
+
+  /** One line of the file: a record, its start, or the next line of a quoted field. */
+  line(text: string, line: number, bytes: number): void {
+    if (!this.inQuotes) {
+      this.startLine = line
+      this.fields = []
+      this.pieces.clear()
+      this.afterQuote = false
+      this.recordBytes = 0
+      if (text === '') return
+    } else {
+      this.pieces.push('\n')
+    }
+    this.recordBytes += bytes + 1
+    if (this.recordBytes > this.cap + 1) {
+      throw new InputError(
+        { file: this.file, line: this.startLine },
+        `a CSV record (a quoted field spanning lines) is longer than ${this.cap} bytes (the record cap)`,
+        'a quote is probably left open: close it, or double any quote inside a quoted field ("")'
+      )
+    }
+    if (!this.scan(text, line)) return // the field goes on at the next line
+    this.fields.push(this.pieces.take())
+    this.onRecord(this.fields, this.startLine)
+  }
+
+  /** Scans a line into fields; false when it ends inside a quoted field. */
+  private scan(text: string, line: number): boolean {
+    const file = this.file
+    const pieces = this.pieces
+    const n = text.length
+    // the first quote at or after i (-1: none left on this line), advanced lazily so the scan stays linear
+    let quoteAt = text.indexOf('"')
+    const nextQuote = (i: number): number => {
+      if (quoteAt >= 0 && quoteAt < i) quoteAt = text.indexOf('"', i)
+      return quoteAt
+    }
+    let i = 0
+    for (;;) {
+      if (this.inQuotes) {
         const q = nextQuote(i)
-        if (q >= 0 && q < stop) {
+        if (q < 0) {
+          if (i < n) pieces.push(text.slice(i))
+          return false
+        }
+        if (q > i) pieces.push(text.slice(i, q))
+        if (text.charCodeAt(q + 1) === QUOTE) {
+          pieces.push('"')
+          i = q + 2
+        } else {
+          this.inQuotes = false
+          this.afterQuote = true
+          i = q + 1
+        }
+        continue
+      }
+      if (this.afterQuote) {
+        if (i === n) return true
+        if (text.charCodeAt(i) !== COMMA) {
           throw new InputError(
             { file, line },
-            'a quote in the middle of an unquoted CSV field',
+            'text after a closing quote in a CSV field',
             'quote the whole field and double any quote inside it ("")'
           )
         }
-        pieces.push(text.slice(i, stop))
-        if (comma < 0) break
-        endField()
-        i = comma + 1
+        this.fields.push(pieces.take())
+        this.afterQuote = false
+        i++
+        continue
       }
-      endField()
-      onRecord(fields, startLine)
-    },
-    options
-  )
-  if (inQuotes) {
-    throw new InputError(
-      { file, line: startLine },
-      'a quoted CSV field is never closed (the file ends inside quotes)',
-      'the file is probably truncated'
-    )
+      // at the start of a field
+      if (i < n && text.charCodeAt(i) === QUOTE) {
+        this.inQuotes = true
+        i++
+        continue
+      }
+      const comma = text.indexOf(',', i)
+      const stop = comma < 0 ? n : comma
+      const q = nextQuote(i)
+      if (q >= 0 && q < stop) {
+        throw new InputError(
+          { file, line },
+          'a quote in the middle of an unquoted CSV field',
+          'quote the whole field and double any quote inside it ("")'
+        )
+      }
+      pieces.push(text.slice(i, stop))
+      if (comma < 0) return true
+      this.fields.push(pieces.take())
+      i = comma + 1
+    }
+  }
+
+  /** The end of the file: refused inside a quoted field. */
+  end(): void {
+    if (this.inQuotes) {
+      throw new InputError(
+        { file: this.file, line: this.startLine },
+        'a quoted CSV field is never closed (the file ends inside quotes)',
+        'the file is probably truncated'
+      )
+    }
   }
 }
