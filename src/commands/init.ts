@@ -376,6 +376,17 @@ function supportComment(m: MetricGuess, margin: number | null, paired: number): 
 /** The commented starter rules file. Deterministic: same inspection, same bytes. */
 function starterRules(ins: Inspection): string {
   const L: string[] = []
+  headerLines(ins, L)
+  metricLines(ins, L)
+  const slices = sliceLines(ins, L)
+  statisticsLines(ins, L)
+  const ordered = checkLines(ins, L)
+  commentedChecks({ ordered, slice: slices[0] }, L)
+  return L.join('\n') + '\n'
+}
+
+/** Why the file exists and what to do before the first PR; the judgments when the inputs are runs. */
+function headerLines(ins: Inspection, L: string[]): void {
   L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`)
   L.push(
     `# Starter rules written by \`retrieval-gate init\` from ${commentText(ins.baseline.file)} and ${commentText(ins.candidate.file)}.`
@@ -392,6 +403,10 @@ function starterRules(ins: Inspection): string {
     )
     L.push(`judgments: { qrels: ${yamlString(ins.qrels)}, no_relevant: exclude }`)
   }
+}
+
+/** Each metric with its guessed direction, kind and range, and why. */
+function metricLines(ins: Inspection, L: string[]): void {
   L.push('metrics:')
   const width = maxOf(ins.metrics.map((m) => yamlName(m.name).length)) + 1
   for (const m of ins.metrics) {
@@ -404,6 +419,10 @@ function starterRules(ins: Inspection): string {
       `  ${(yamlName(m.name) + ':').padEnd(width)} { ${parts.join(', ')} }  # guessed: ${m.better} is better (${m.why}); ${seen}`
     )
   }
+}
+
+/** The slices proposed (attributes with few values) and a cluster attribute if one looks like one; the slices. */
+function sliceLines(ins: Inspection, L: string[]): Inspection['attributes'] {
   const slices = ins.attributes.filter((a) => a.slice)
   if (slices.length > 0) {
     L.push('# Attributes with few distinct values: every metric is also shown per value of these (exploratory).')
@@ -425,6 +444,11 @@ function starterRules(ins: Inspection): string {
     L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${name} values instead:`)
     L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(clusterCandidate.name)} }`)
   }
+  return slices
+}
+
+/** Statistics, queries and on_inconclusive, with a warning below 30 paired queries. */
+function statisticsLines(ins: Inspection, L: string[]): void {
   L.push('statistics: { confidence: 0.95, resamples: 10000, seed: 1 }')
   if (ins.paired < 30) {
     L.push(`# Only ${ins.paired} paired queries: with min_per_slice 30 every statistical check is inconclusive`)
@@ -434,6 +458,10 @@ function starterRules(ins: Inspection): string {
     `queries: { ${ins.queries === undefined ? '' : `file: ${yamlString(ins.queries)}, `}missing: error, min_per_slice: 30 }`
   )
   L.push('on_inconclusive: fail')
+}
+
+/** One non_inferior check per metric, the primary metric first; the metrics in that order. */
+function checkLines(ins: Inspection, L: string[]): MetricGuess[] {
   L.push('checks:')
   // the first check's metric is the report's primary metric: a graded score before a 0/1 rate, costs last
   const rank = (m: MetricGuess): number => (m.better === 'lower' ? 3 : m.binary ? 1 : m.range ? 0 : 2)
@@ -446,8 +474,16 @@ function starterRules(ins: Inspection): string {
     L.push(`    metric: ${yamlName(m.name)}`)
     L.push(`    non_inferior: { margin: ${margin.yaml} }`)
   }
+  return ordered
+}
+
+/** Commented-out checks to start from: every slice protected, a proven gain, a cap on regressions. */
+function commentedChecks(
+  at: { ordered: MetricGuess[]; slice: Inspection['attributes'][number] | undefined },
+  L: string[]
+): void {
+  const { ordered, slice } = at
   const primary = ordered[0]
-  const slice = slices[0]
   if (slice !== undefined) {
     L.push(
       `  # Protect every ${commentText(slice.name)} (values: ${slice.values
@@ -475,7 +511,6 @@ function starterRules(ins: Inspection): string {
     L.push(`  #   metric: ${yamlName(primary.name)}`)
     L.push(`  #   max_regressions: { share: 0.2 }`)
   }
-  return L.join('\n') + '\n'
 }
 
 /** A plain-text summary of what init found, for the terminal. */
