@@ -14,7 +14,12 @@
  * - `assess` is pure; the guards it returns count toward the verdict like every trust guard; the report parts it
  *   returns are placed by the renderers in fixed slots, in registry order.
  *
- * Adding a capability is its module and one line in src/capabilities/registry.ts.
+ * Adding a capability is its folder (src/capabilities/<name>/: the module, its rules fragment, its reason words),
+ * one line in src/capabilities/registry.ts and its test: the schema, the refusals under --aggregates and the
+ * reasons' words are derived from the registry (docs/architecture.md, "Adding a capability"). Still closed, and
+ * so an edit outside the folder for a capability that needs them: an exam record (`Records`, fetched in
+ * src/github/ and src/commands/), an optional given file (the action's inputs and the CLI's options), a field
+ * of the trust section the renderers draw, and a unit's extra fields (budget, holdout looks).
  */
 import type { PairedTable } from '../align/pair.js'
 import type { SeedSides } from '../align/seeds.js'
@@ -26,7 +31,7 @@ import type { SideRows } from '../model/rows.js'
 import type { PriorLooks } from '../decide/holdout.js'
 import type { RowsInput } from '../readers/rows-input.js'
 import type { StatsEngine, StatsOptions } from '../stats/compare.js'
-import type { TrustEvidence, TrustResult } from '../trust/trust.js'
+import type { GuardResult, TrustEvidence, TrustParts } from '../trust/trust.js'
 import type { FetchedFile } from '../readers/fetched.js'
 
 export type { FetchedFile } from '../readers/fetched.js'
@@ -163,12 +168,26 @@ export interface AssessContext<Config, Evidence> {
 
 /** A capability's assessment: trust guards (they count toward the verdict), what the reports show, and its summary. */
 export interface Assessment<Summary> {
-  guards: import('../trust/trust.js').GuardResult[]
+  /** Each guard's reason code is one of the capability's {@link Capability.words}. */
+  guards: GuardResult[]
   summary: Summary
   /** The part of the trust section it fills (the trust family: comparability, pooling, zero hits, ...). */
-  trust?: Partial<Omit<TrustResult, 'guards' | 'publishable'>>
+  trust?: Partial<TrustParts>
   parts: RenderParts
 }
+
+/**
+ * The rules keys a capability adds to the rules file: top-level properties of the JSON Schema (merged into
+ * rules/schema.json by src/capabilities/rules.ts, validated by ajv with the rest), in the order written.
+ * Its `config` reads them from `rules.extra`, as written (ajv has checked them against this fragment).
+ */
+export type RulesFragment = Readonly<Record<string, Readonly<Record<string, unknown>>>>
+
+/**
+ * A capability's reason codes and their words: for each code its guards return, the sentence every report shows
+ * (RAW: each renderer escapes it for where it goes). A guard whose code has no words here is a bug: the gate stops.
+ */
+export type ReasonWords = Readonly<Record<string, (reason: never) => string>>
 
 /** After every check is decided: a capability may make a unit worse (budget) or undecided (holdout looks), never better. */
 export interface AdjustContext<Config, Summary> extends AssessContext<Config, unknown> {
@@ -181,8 +200,18 @@ export interface Capability<Config = unknown, Evidence = unknown, Summary = unkn
   readonly name: string
   /** One line on what it defends against, for docs/architecture.md and `explain`. */
   readonly about: string
+  /** Its rules keys, when it adds some to the schema (the older capabilities' keys are still in src/config/). */
+  readonly rules?: RulesFragment
+  /** Its guards' reason codes and their words (none: it returns no guard). */
+  readonly words?: ReasonWords
   /** Its typed rules, or undefined when the rules do not ask for it (then nothing of it runs). */
   config(rules: Rules): Config | undefined
+  /**
+   * The rules key whose evidence is per query or in files beside the rows, or undefined when it runs on sums alone.
+   * Under `gate --aggregates` (no rows) a capability that names a key here is refused with that key, so no guard
+   * runs on an empty table. Required, so a new capability has to say.
+   */
+  needsRows(config: Config, rules: Rules): string | undefined
   /** The inputs it reads, by name and role. */
   inputs(config: Config, rules: Rules): InputSpec[]
   /** Reads its fetched inputs into evidence (readers/); called once, after the core sides. */

@@ -3,7 +3,7 @@ import type { JudgeRules } from '../config/judge-rules.js'
 import { readAnchors, readCandidateJudgeLabels, type JudgeAnchors } from '../readers/anchors.js'
 import { readFetched } from '../readers/fetched.js'
 import { assessJudge, type JudgeResult } from '../decide/judge-guards.js'
-import { judgeBody, judgeJson } from '../report/judge.js'
+import { judgeBody, judgeGuardSentence, judgeJson } from '../report/judge.js'
 import type { Capability } from './contract.js'
 
 /** The candidate judge's labels: the action input and CLI option that give them. */
@@ -20,7 +20,9 @@ export const CANDIDATE_JUDGE_LABELS = 'candidate-judge-labels'
 export const judgeCapability: Capability<JudgeRules, JudgeAnchors | null, JudgeResult> = {
   name: 'judge',
   about: 'a changed or drifting judge: agreement with human anchors, drift between the sides’ judges, length bias',
+  words: { judge: judgeGuardSentence },
   config: (rules) => rules.judge,
+  needsRows: () => 'judge',
   inputs: (j) => [
     ...(j.anchors === undefined
       ? []

@@ -29,6 +29,7 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
   name: 'queries',
   about: 'runs without attributes: the exam’s queries file gives each query its slices and text',
   config: (rules) => ({ file: rules.queries.file }),
+  needsRows: (q) => (q.file === undefined ? undefined : 'queries.file'),
   inputs: (q) =>
     q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }],
   async read(_q, inputs, { rules }) {

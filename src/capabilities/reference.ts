@@ -44,6 +44,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
   about:
     'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
   config: (rules) => rules.reference,
+  needsRows: () => 'reference',
   inputs: (r): InputSpec[] => [
     r.artifact === undefined
       ? {

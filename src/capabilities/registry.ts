@@ -13,7 +13,7 @@ import {
   poolingCapability,
   twoStageCapability,
   zeroHitsCapability
-} from './trust-family.js'
+} from './trust/family.js'
 
 /**
  * Every capability, in the order load, gate, the action, the CLI and the renderers iterate them: guards count in

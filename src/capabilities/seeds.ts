@@ -24,6 +24,7 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
   name: 'seeds',
   about: 'one lucky seed: intervals over independently trained seeds, each seed counted once by its content',
   config: (rules) => rules.statistics,
+  needsRows: (s) => (s.minSeeds === undefined ? undefined : 'statistics.min_seeds'),
   inputs: () => [],
   read: (_s, _inputs, { core }) => Promise.resolve(core.seeds),
   prepare(rules, core) {

@@ -5,7 +5,7 @@ import type { SideRows } from '../model/rows.js'
 import type { JudgeAnchors } from '../readers/anchors.js'
 import { InputError } from '../errors.js'
 import type { GuardResult } from '../trust/trust.js'
-import type { JudgeGuardUnit, JudgeRuleName } from '../trust/judge-reasons.js'
+import type { JudgeGuardUnit, JudgeReason, JudgeRuleName } from '../trust/judge-reasons.js'
 import { judgeAgreement, labelScale, type SliceAgreement } from '../stats/judge-agreement.js'
 import { unitsForSkew } from '../stats/reliability.js'
 import { standing } from './core.js'
@@ -39,7 +39,7 @@ export interface JudgeResult {
   position: PositionConsistency[]
   lengthBias: LengthBias | null
   /** The judge guards, in a fixed order (min_kappa, max_drop, repeatability, position, length_bias). */
-  guards: GuardResult[]
+  guards: GuardResult<JudgeReason>[]
 }
 
 /** What the judge assessment reads: the paired table and both sides' rows (answer lengths), and the anchors. */
@@ -63,7 +63,7 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
     )
   }
   const { confidence } = rules.statistics
-  const guards: GuardResult[] = []
+  const guards: GuardResult<JudgeReason>[] = []
   let agreement: SliceAgreement[] = []
   let repeatability: Repeatability[] = []
   let position: PositionConsistency[] = []
@@ -136,7 +136,7 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
 }
 
 /** A guard from its units: fail when any unit fails, else inconclusive when any is undecided, else pass. */
-function guard(rule: JudgeRuleName, limit: number, units: JudgeGuardUnit[]): GuardResult {
+function guard(rule: JudgeRuleName, limit: number, units: JudgeGuardUnit[]): GuardResult<JudgeReason> {
   const status = units.some((u) => u.status === 'fail')
     ? 'fail'
     : units.length === 0 || units.some((u) => u.status === 'inconclusive')
