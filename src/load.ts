@@ -27,9 +27,10 @@ import {
   readRulesQrels
 } from './trust/load-trust.js'
 import type { TrustEvidence } from './trust/trust.js'
-import type { CoreSides, FetchedInputs, InputSource, InputSpec } from './capabilities/contract.js'
+import type { Capability, CoreSides, FetchedInputs, InputSource, InputSpec } from './capabilities/contract.js'
 import { fetchInputs } from './capabilities/inputs.js'
-import { activeCapabilities, type GateInputs } from './capabilities/registry.js'
+import { activeCapabilities, CAPABILITIES, type GateInputs } from './capabilities/registry.js'
+import { rulesSchema } from './capabilities/rules-schema.js'
 
 export type { RowsInput } from './readers/rows-input.js'
 
@@ -42,8 +43,8 @@ export async function readRulesFile(file: string, limit = MAX_RULES_BYTES): Prom
 }
 
 /** Reads the rules file into typed rules. */
-export async function readRules(file: string): Promise<Rules> {
-  return rulesFromText(await readRulesFile(file), file)
+export async function readRules(file: string, registry: readonly Capability[] = CAPABILITIES): Promise<Rules> {
+  return rulesFromText(await readRulesFile(file), file, registry)
 }
 
 /**
@@ -51,9 +52,9 @@ export async function readRules(file: string): Promise<Rules> {
  * per-query rows given as the rules (readers/shapes.ts), is refused as what it is and where it goes, instead of with
  * the YAML error its first line makes.
  */
-export function rulesFromText(text: string, file: string): Rules {
+export function rulesFromText(text: string, file: string, registry: readonly Capability[] = CAPABILITIES): Rules {
   try {
-    return loadRules(text, file)
+    return loadRules(text, file, rulesSchema(registry))
   } catch (error) {
     // Only a refusal of the whole document (no key: not YAML, not a mapping): a misspelt key is a rules file.
     if (!(error instanceof InputError) || error.where.key !== undefined) throw error
@@ -151,6 +152,8 @@ export interface LoadOptions {
   qrels?: string
   /** Options (or action inputs) the invocation gave files with: each must be one an input of these rules reads. */
   givenOptions?: readonly string[]
+  /** The capabilities to read for (a test's temp registry); default the registry. */
+  registry?: readonly Capability[]
 }
 
 /** Every input of the gate, read: the core sides and each capability's evidence, ready for runGate. */
@@ -170,7 +173,10 @@ export async function loadGateInputs(
   options: LoadOptions = {}
 ): Promise<LoadedInputs> {
   const rowsInput = options.rowsInput ?? {}
-  const active = activeCapabilities(rules).map((a) => ({ ...a, specs: a.capability.inputs(a.config, rules) }))
+  const active = activeCapabilities(rules, options.registry).map((a) => ({
+    ...a,
+    specs: a.capability.inputs(a.config, rules)
+  }))
   refuseUnread(coreInputs(rules, options).concat(active.flatMap((a) => a.specs)), options.givenOptions ?? [])
   const fetched = await fetchInputs(coreInputs(rules, options), source, rules)
   const { core, runs } = await readCore(rules, fetched, options)

@@ -122,6 +122,11 @@ export interface Rules {
   onTooFew: 'fail' | 'pass'
   checks: CheckRule[]
   source: { file: string; sha256: string }
+  /**
+   * The values of the keys capabilities add to the schema (`Capability.rules`), as written and validated, by key;
+   * a capability's `config` reads its own from here.
+   */
+  extra: ReadonlyMap<string, unknown>
   /** Trust checks (docs/trust.md): the evaluation set, snapshot comparability, pooling bias, whole-class failures. */
   dataset?: DatasetRules
   comparability?: ComparabilityRules
