@@ -115,6 +115,18 @@ export interface GivenSpec {
   required: boolean
 }
 
+/**
+ * A file the invocation may give for a capability (a CLI option and an action input of one name), and the rules key
+ * that switches on what reads it. The CLI's and the action's lists of optional files, and the refusal of one given
+ * for nothing, are derived from these (src/load.ts, optionalFiles).
+ */
+export interface OptionalFile {
+  /** The CLI option (without --) and the action input. */
+  option: string
+  /** The rules key that switches on what reads it, for the refusal of a file given for nothing. */
+  readBy: string
+}
+
 export type InputSpec = ExamFileSpec | ExamArtifactSpec | ExamRecordSpec | GivenSpec
 
 /**
@@ -202,6 +214,8 @@ export interface Capability<Config = unknown, Evidence = unknown, Summary = unkn
   readonly about: string
   /** Its rules keys, when it adds some to the schema (the older capabilities' keys are still in src/config/). */
   readonly rules?: RulesFragment
+  /** The optional files the invocation may give for it (an input spec reads each when the rules switch it on). */
+  readonly files?: readonly OptionalFile[]
   /** Its guards' reason codes and their words (none: it returns no guard). */
   readonly words?: ReasonWords
   /** Its typed rules, or undefined when the rules do not ask for it (then nothing of it runs). */
