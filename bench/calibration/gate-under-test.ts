@@ -8,9 +8,9 @@ import type { UnitResult } from '../../src/decide/types.js'
 import { runGate, sidesInputs } from '../../src/gate.js'
 import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
 import { createStats } from '../../src/stats/compare.js'
-import { sliceAgreement } from '../../src/stats/judge-agreement.js'
+import { sliceAgreement } from '../../src/capabilities/judge/agreement.js'
 import { DEFAULT_MIN_ANCHOR_ITEMS } from '../../src/config/judge-rules.js'
-import type { AnchorItem } from '../../src/readers/anchors.js'
+import type { AnchorItem } from '../../src/capabilities/judge/anchors.js'
 
 /**
  * The gate as the property study calls it: the rules read by the rules loader, the statistics engine and decide

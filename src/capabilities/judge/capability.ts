@@ -1,10 +1,10 @@
-import { InputError } from '../errors.js'
-import type { JudgeRules } from '../config/judge-rules.js'
-import { readAnchors, readCandidateJudgeLabels, type JudgeAnchors } from '../readers/anchors.js'
-import { readFetched } from '../readers/fetched.js'
-import { assessJudge, type JudgeResult } from '../decide/judge-guards.js'
-import { judgeBody, judgeGuardSentence, judgeJson } from '../report/judge.js'
-import type { Capability } from './contract.js'
+import { InputError } from '../../errors.js'
+import type { JudgeRules } from '../../config/judge-rules.js'
+import { readAnchors, readCandidateJudgeLabels, type JudgeAnchors } from './anchors.js'
+import { readFetched } from '../../readers/fetched.js'
+import { assessJudge, type JudgeResult } from './guards.js'
+import { judgeBody, judgeGuardSentence, judgeJson } from './report.js'
+import type { Capability } from '../contract.js'
 
 /** The candidate judge's labels: the action input and CLI option that give them. */
 export const CANDIDATE_JUDGE_LABELS = 'candidate-judge-labels'

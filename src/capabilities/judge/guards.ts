@@ -1,14 +1,14 @@
-import type { Rules } from '../config/types.js'
-import type { JudgeRules, KappaWeights } from '../config/judge-rules.js'
-import type { PairedTable } from '../align/pair.js'
-import type { SideRows } from '../model/rows.js'
-import type { JudgeAnchors } from '../readers/anchors.js'
-import { InputError } from '../errors.js'
-import type { GuardResult } from '../trust/trust.js'
-import type { JudgeGuardUnit, JudgeReason, JudgeRuleName } from '../trust/judge-reasons.js'
-import { judgeAgreement, labelScale, type SliceAgreement } from '../stats/judge-agreement.js'
-import { unitsForSkew } from '../stats/reliability.js'
-import { standing } from './core.js'
+import type { Rules } from '../../config/types.js'
+import type { JudgeRules, KappaWeights } from '../../config/judge-rules.js'
+import type { PairedTable } from '../../align/pair.js'
+import type { SideRows } from '../../model/rows.js'
+import type { JudgeAnchors } from './anchors.js'
+import { InputError } from '../../errors.js'
+import type { GuardResult } from '../../trust/trust.js'
+import type { JudgeGuardUnit, JudgeReason, JudgeRuleName } from './reasons.js'
+import { judgeAgreement, labelScale, type SliceAgreement } from './agreement.js'
+import { unitsForSkew } from '../../stats/reliability.js'
+import { standing } from '../../decide/core.js'
 import {
   judgePosition,
   judgeRepeatability,
@@ -16,13 +16,13 @@ import {
   type LengthBias,
   type PositionConsistency,
   type Repeatability
-} from '../stats/judge-diagnostics.js'
+} from './diagnostics.js'
 
 /**
  * The judge's guards, decided here (each rule with a limit -> pass / fail / inconclusive per unit) over the
  * agreement and diagnostics src/stats/ computes: is the ruler still the same? The judge against human anchors
  * (agreement per slice, drift between the sides' judges) and its diagnostics (repeatability, position consistency,
- * length bias). Pure: the anchors arrive read (src/readers/anchors.ts).
+ * length bias). Pure: the anchors arrive read (src/capabilities/judge/anchors.ts).
  */
 
 export interface JudgeResult {
