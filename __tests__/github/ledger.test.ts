@@ -13,7 +13,7 @@ import { actionInputSource } from '../../src/github/input-source.js'
 import { createClient } from '../../src/github/octokit.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { looksIn, placeOf, type ListedStatus } from '../../src/github/ledger.js'
-import { referenceCapability } from '../../src/capabilities/reference.js'
+import { referenceCapability } from '../../src/capabilities/reference/capability.js'
 import type { ExamFileSpec, ExamRecordSpec } from '../../src/capabilities/contract.js'
 import type { ReferenceRules } from '../../src/config/types.js'
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { jackknifeT, sliceAgreement } from '../../src/capabilities/judge/agreement.js'
 import { pairedScoreInterval } from '../../src/stats/score-interval.js'
-import { seedInterval } from '../../src/stats/seed-interval.js'
+import { seedInterval } from '../../src/capabilities/seeds/interval.js'
 import { inverseHall } from '../../src/stats/skew-t.js'
 import { closedFormInterval, exactProportion } from '../../src/stats/interval.js'
 import { momentsOfDesign, summarise } from '../../src/stats/moments.js'

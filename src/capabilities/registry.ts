@@ -1,12 +1,12 @@
 import type { Rules } from '../config/types.js'
 import type { Aggregates } from '../model/aggregates.js'
 import type { Capability, CoreSides } from './contract.js'
-import { historyCapability } from './history.js'
-import { holdoutCapability } from './holdout.js'
+import { historyCapability } from './history/capability.js'
+import { holdoutCapability } from './holdout/capability.js'
 import { judgeCapability } from './judge/capability.js'
-import { referenceCapability } from './reference.js'
-import { seedsCapability } from './seeds.js'
-import { queriesCapability } from './queries.js'
+import { referenceCapability } from './reference/capability.js'
+import { seedsCapability } from './seeds/capability.js'
+import { queriesCapability } from './queries/capability.js'
 import {
   comparabilityCapability,
   datasetCapability,

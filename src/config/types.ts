@@ -114,7 +114,7 @@ export interface Rules {
   judgments: JudgmentsRules | undefined
   slices: string[]
   statistics: StatisticsRules
-  /** `file`: the queries file (its text and attributes are the exam's; src/capabilities/queries.ts). */
+  /** `file`: the queries file (its text and attributes are the exam's; src/capabilities/queries/capability.ts). */
   queries: { missing: 'error' | 'zero'; minPerSlice: number; file?: string }
   /** How an inconclusive unit counts when the data do not show it (see decide/counts.ts). */
   onInconclusive: 'fail' | 'pass'

@@ -1,8 +1,8 @@
-import type { HistoryRules } from '../config/history-rules.js'
-import type { HistoryInput } from '../model/history.js'
-import { historySection } from '../report/history.js'
-import { historyJson } from '../report/history-json.js'
-import type { Capability } from './contract.js'
+import type { HistoryRules } from '../../config/history-rules.js'
+import type { HistoryInput } from '../../model/history.js'
+import { historySection } from './section.js'
+import { historyJson } from './json.js'
+import type { Capability } from '../contract.js'
 
 /**
  * History (rules `history`): each gated metric over the last gate runs on the default branch, with this PR as the

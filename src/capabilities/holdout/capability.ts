@@ -1,14 +1,14 @@
-import type { DatasetRules } from '../config/types.js'
+import type { DatasetRules } from '../../config/types.js'
 import {
   capHoldoutUnit,
   countHoldoutLooks,
   holdoutMask,
   type HoldoutAccount,
   type PriorLooks
-} from '../decide/holdout.js'
-import { holdoutJson, holdoutSentence } from '../report/holdout.js'
-import { inline, plain } from '../report/escape.js'
-import type { Capability } from './contract.js'
+} from '../../decide/holdout.js'
+import { holdoutJson, holdoutSentence } from '../../report/holdout.js'
+import { inline, plain } from '../../report/escape.js'
+import type { Capability } from '../contract.js'
 
 interface Summary {
   account: HoldoutAccount
