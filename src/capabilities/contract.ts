@@ -14,12 +14,14 @@
  * - `assess` is pure; the guards it returns count toward the verdict like every trust guard; the report parts it
  *   returns are placed by the renderers in fixed slots, in registry order.
  *
- * Adding a capability is its folder (src/capabilities/<name>/: the module, its rules fragment, its reason words),
- * one line in src/capabilities/registry.ts and its test: the schema, the refusals under --aggregates and the
- * reasons' words are derived from the registry (docs/architecture.md, "Adding a capability"). Still closed, and
- * so an edit outside the folder for a capability that needs them: an exam record (`Records`, fetched in
- * src/github/ and src/commands/), an optional given file (the action's inputs and the CLI's options), a field
- * of the trust section the renderers draw, and a unit's extra fields (budget, holdout looks).
+ * Adding a capability is its folder (src/capabilities/<name>/: the module with its rules fragment, reason words,
+ * optional files and whether it needs rows; its report parts; what only it reads or computes), one line in
+ * src/capabilities/registry.ts and its test: the rules schema, the refusals under --aggregates, the guards' words
+ * and the CLI's and action's optional files are derived from the registry (docs/architecture.md, "Adding a
+ * capability"; __tests__/capabilities/throwaway.test.ts proves it). Still closed, so an edit outside the folder
+ * for a capability that needs one: an exam record (`Records`, fetched in src/github/ and src/commands/), an
+ * option's usage line and action input (src/commands/usage.ts, action.yml), a field of the trust section the
+ * renderers draw (`TrustParts`), and a unit's own fields and reason codes (budget, holdout looks).
  */
 import type { PairedTable } from '../align/pair.js'
 import type { SeedSides } from '../align/seeds.js'

@@ -18,7 +18,7 @@ import {
 /**
  * Every capability, in the order load, gate, the action, the CLI and the renderers iterate them: guards count in
  * this order (trust first), report parts fill each slot in this order, the JSON report's keys follow it.
- * Adding a capability: its module, and one line here (docs/architecture.md, "Capabilities").
+ * Adding a capability: its folder, one line here and its test (docs/architecture.md, "Adding a capability").
  */
 export const CAPABILITIES: readonly Capability[] = [
   comparabilityCapability,
