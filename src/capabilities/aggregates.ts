@@ -78,7 +78,11 @@ function rowsOnlyKey(rules: Rules, registry: readonly Capability[]): string | un
   return undefined
 }
 
-function refuseRowsOnly(rules: Rules, registry: readonly Capability[]): void {
+/**
+ * Rules that switch on something the aggregates cannot carry are refused with its key (here, and by `sql`
+ * before it writes a statement whose result the gate would refuse).
+ */
+export function refuseRowsOnly(rules: Rules, registry: readonly Capability[] = CAPABILITIES): void {
   const key = rowsOnlyKey(rules, registry)
   if (key === undefined) return
   throw new InputError(
