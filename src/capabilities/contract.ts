@@ -68,6 +68,16 @@ export interface ExamFileSpec {
   fixed?: string
   /** The rules key that names it, for refusals. */
   key: string
+  /** How the command line gives it when it cannot fetch it (a file at a ref, an artifact). */
+  override?: CliOverride
+}
+
+/** The CLI option that gives an exam input the command line does not fetch, and what it is called in the refusal. */
+export interface CliOverride {
+  /** The option, without `--` (`reference`). */
+  option: string
+  /** The input in a sentence (`the reference`). */
+  what: string
 }
 
 /** An exam file inside an artifact of a trusted run (a push run on the default branch, or on `branch`). */
@@ -83,6 +93,7 @@ export interface ExamArtifactSpec {
   /** The rules key that counts looks on its run's commit (`reference.looks`): the ref must be a tag. */
   fixed?: string
   key: string
+  override?: CliOverride
 }
 
 /** What the action keeps about earlier runs where a pull request cannot write (src/github/). */

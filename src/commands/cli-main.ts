@@ -162,7 +162,6 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   }
   const source = cliInputSource({
     given: v as Record<string, string | string[] | undefined>,
-    overrides: { 'reference rows': v.reference as string | undefined },
     rulesFile: rules.source.file
   })
   const loaded = await loadGateInputs(rules, source, {

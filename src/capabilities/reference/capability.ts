@@ -29,6 +29,8 @@ interface Summary extends ReferenceSummary {
 
 const ROWS = 'reference rows'
 const MANIFEST = 'reference manifest'
+/** The command line cannot fetch a file at a ref or an artifact: --reference gives the rows. */
+const OVERRIDE = { option: 'reference', what: 'the reference' }
 
 /**
  * The regression budget (rules `reference` and a check's `budget`): the drop since the last release, not only
@@ -56,6 +58,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
           ref: r.ref,
           dated: true,
           ...fixedFor(r),
+          override: OVERRIDE,
           key: 'reference.path'
         }
       : {
@@ -67,6 +70,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
           file: r.artifact.file,
           ref: r.artifact.ref,
           ...fixedFor(r),
+          override: OVERRIDE,
           key: 'reference.artifact'
         },
     {
