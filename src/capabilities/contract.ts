@@ -107,12 +107,19 @@ export interface Records {
 }
 
 /** An exam record: not a file, but what the trusted source keeps (the look ledger, the history). */
-export interface ExamRecordSpec {
-  role: 'exam'
-  kind: 'record'
-  name: keyof Records
-  key: string
-}
+export type ExamRecordSpec = {
+  [K in keyof Records]: {
+    role: 'exam'
+    kind: 'record'
+    name: K
+    key: string
+    /**
+     * The record outside a pull request, where nothing is counted and this run is the one look (the CLI's, and the
+     * action's on a push): declared by the capability, so the CLI keeps no list of records.
+     */
+    outside: Records[K]
+  }
+}[keyof Records]
 
 /** Files given on the command line or as action inputs: the baseline's or the candidate's. */
 export interface GivenSpec {

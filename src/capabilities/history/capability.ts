@@ -16,7 +16,7 @@ export const historyCapability: Capability<HistoryRules, HistoryInput | undefine
   about: 'a slow slide no single PR shows: the gated metrics over the default branch’s last gate runs',
   config: (rules) => rules.history,
   needsRows: () => 'history',
-  inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history' }],
+  inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history', outside: undefined }],
   read: (_h, inputs) => Promise.resolve(inputs.record('history')),
   assess: ({ evidence: history }) => ({
     guards: [],

@@ -31,7 +31,9 @@ export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = 
   about: 'a holdout looked at until it agrees: looks counted where a PR cannot reset them, per-query details withheld',
   config: (rules) => rules.dataset,
   needsRows: () => 'dataset',
-  inputs: () => [{ role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' }],
+  inputs: () => [
+    { role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks', outside: { thisPr: null } }
+  ],
   read: (_d, inputs) => Promise.resolve(inputs.record('holdout-looks') ?? { thisPr: null }),
   assess({ rules, table, evidence }) {
     const account = countHoldoutLooks(rules, table, evidence ?? { thisPr: null }) as HoldoutAccount

@@ -83,7 +83,15 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
     },
     ...(r.looks === undefined
       ? []
-      : [{ role: 'exam' as const, kind: 'record' as const, name: 'budget-looks' as const, key: 'reference.looks' }])
+      : [
+          {
+            role: 'exam' as const,
+            kind: 'record' as const,
+            name: 'budget-looks' as const,
+            key: 'reference.looks',
+            outside: { thisLook: 1, unknown: null }
+          }
+        ])
   ],
   async read(_r, inputs, { rules, rowsInput }) {
     const rowsFile = inputs.file(ROWS)
