@@ -2,9 +2,10 @@
  * A capability is a folder (issue 35, item 1): a throwaway capability, "fail below N paired queries", added in a
  * temp registry and nowhere else, must be wired end to end: its rules key accepted by the schema, its guard
  * evaluated on the paired rows and counted toward the verdict, its reason codes in its own words in every report,
- * and its need for rows refused under --aggregates. Each expectation fails if the list it exercises is closed
- * again in the core (the schema, the guard reasons' words, the rows-only keys), because this capability is in
- * none of them. docs/architecture.md ("Adding a capability") walks through the same capability.
+ * its optional file known to the invocation, and its need for rows refused under --aggregates. Each expectation
+ * fails if the list it exercises is closed again in the core (the schema, the guard reasons' words, the given
+ * files and who reads them, the rows-only keys), because this capability is in none of them: checked by putting
+ * each closed list back (a fixed ROWS_ONLY, a fixed list of reason codes, the core's schema, a fixed READ_BY). docs/architecture.md ("Adding a capability") walks through the same capability.
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadAggregateInputs } from '../../src/capabilities/aggregates.js'
@@ -13,7 +14,7 @@ import { CAPABILITIES } from '../../src/capabilities/registry.js'
 import { cliInputSource } from '../../src/commands/cli-source.js'
 import type { Rules } from '../../src/config/types.js'
 import { runGate } from '../../src/gate.js'
-import { loadGateInputs, rulesFromText } from '../../src/load.js'
+import { loadGateInputs, optionalFiles, rulesFromText } from '../../src/load.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
@@ -37,9 +38,21 @@ const minPaired: Capability<number, null, null> = {
     paired_enough: (r: PairedReason) => `${r.n} paired queries, at least ${r.min}`,
     paired_too_few: (r: PairedReason) => `only ${r.n} paired queries, fewer than the ${r.min} the rules ask for`
   },
+  // An optional file it would read (a list of queries to leave out, say): the CLI's and the action's lists derive from it.
+  files: [{ option: 'min-paired-excluded', readBy: KEY }],
   config: (rules) => rules.extra.get(KEY) as number | undefined,
   needsRows: () => KEY,
-  inputs: () => [],
+  inputs: () => [
+    {
+      role: 'answer',
+      kind: 'given',
+      name: 'excluded',
+      option: 'min-paired-excluded',
+      input: 'min-paired-excluded',
+      many: false,
+      required: false
+    }
+  ],
   read: () => Promise.resolve(null),
   assess: ({ config: min, table }) => {
     const n = table.ids.length
@@ -96,6 +109,22 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
     const off = await gate(null)
     expect(off.result.trust?.guards).toEqual([])
     expect(off.result.capabilities.map((c) => c.name)).not.toContain(minPaired.name)
+  })
+
+  it('its optional file is one the invocation may give, refused with its rules key when nothing reads it', async () => {
+    expect(optionalFiles(REGISTRY).map((f) => f.option)).toContain('min-paired-excluded')
+    expect(optionalFiles(CAPABILITIES).map((f) => f.option)).not.toContain('min-paired-excluded')
+    const files = writeFiles({ 'b.jsonl': rows, 'x.txt': 'q1\n' })
+    const rules = rulesFromText(rulesText(null), 'rules.yml', REGISTRY)
+    const source = cliInputSource({
+      given: { baseline: files['b.jsonl'], candidate: files['b.jsonl'], 'min-paired-excluded': files['x.txt'] },
+      rulesFile: 'rules.yml'
+    })
+    const refused = await refusal(() =>
+      loadGateInputs(rules, source, { registry: REGISTRY, givenOptions: ['min-paired-excluded'] })
+    )
+    expect(refused.where.key).toBe('--min-paired-excluded')
+    expect(refused.message).toMatch(/nothing in these rules reads it.*\(min_paired_queries\)/)
   })
 
   it('under --aggregates it needs the rows, so it is refused with its key rather than run on an empty table', async () => {
