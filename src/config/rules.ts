@@ -8,7 +8,6 @@ import { parseAmount } from './amount.js'
 import { trustRules } from './trust-rules.js'
 import { referenceRules, toBudget, type CheckSite } from './reference-rules.js'
 import { judgeRules } from './judge-rules.js'
-import { historyRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -188,7 +187,6 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     ...trustRules(raw, fail),
     ...referenceRules(raw, checks, fail),
     judge: judgeRules(raw.judge, new Set(metrics.keys()), fail),
-    history: historyRules(raw),
     extra: capabilityKeys(raw)
   }
 }

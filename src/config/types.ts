@@ -1,7 +1,6 @@
 import type { JudgeRules } from './judge-rules.js'
 
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
-import type { HistoryRules } from './history-rules.js'
 
 export type Direction = 'higher' | 'lower'
 
@@ -133,8 +132,6 @@ export interface Rules {
   pooling?: PoolingRules
   maxZeroHitShare?: ZeroHitRules
   twoStage?: TwoStageRules
-  /** Metrics over the last gate runs on the default branch (src/config/history-rules.ts). */
-  history?: HistoryRules
   /** The LLM judge checked against human anchors, and its diagnostics (docs/trust.md, "Judge anchors"). */
   judge?: JudgeRules
   /** The last release's rows the checks' budgets are spent against (src/config/reference-rules.ts). */

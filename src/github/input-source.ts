@@ -1,3 +1,4 @@
+import { historyRules } from '../capabilities/history/rules.js'
 import type {
   ExamArtifactSpec,
   ExamFileSpec,
@@ -226,13 +227,14 @@ async function looks(
 
 async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<Records['history']> {
   const { client, ctx, pr } = options
-  if (rules.history === undefined || client === undefined || pr === undefined) return undefined
+  const history = historyRules(rules)
+  if (history === undefined || client === undefined || pr === undefined) return undefined
   return fetchHistory(client, ctx, {
-    runs: rules.history.runs,
-    maxAgeDays: rules.history.maxAgeDays,
+    runs: history.runs,
+    maxAgeDays: history.maxAgeDays,
     branch: ctx.defaultBranch || pr.baseRef || 'main',
-    artifactName: rules.history.artifact ?? reportArtifactName(options.commentName),
-    workflow: rules.history.workflow,
+    artifactName: history.artifact ?? reportArtifactName(options.commentName),
+    workflow: history.workflow,
     tmpDir: await options.historyDir(),
     now: options.now,
     download: options.download
