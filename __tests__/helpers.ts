@@ -80,10 +80,9 @@ export async function refusal(run: () => unknown): Promise<InputError> {
  */
 export async function loadFiles(
   rules: Rules,
-  given: Record<string, string | string[] | undefined>,
-  overrides: Record<string, string | undefined> = {}
+  given: Record<string, string | string[] | undefined>
 ): Promise<LoadedInputs> {
-  return loadGateInputs(rules, cliInputSource({ given, overrides, rulesFile: rules.source.file }))
+  return loadGateInputs(rules, cliInputSource({ given, rulesFile: rules.source.file }))
 }
 
 /** The gate on two sides in hand (see sidesInputs), with any evidence the capabilities would have read. */

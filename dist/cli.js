@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { open, writeFile } from 'node:fs/promises';
+import { open, stat, readdir, writeFile } from 'node:fs/promises';
+import { openSync, readSync, closeSync, createReadStream, existsSync } from 'node:fs';
 import os from 'node:os';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { openSync, closeSync, readSync, createReadStream, existsSync } from 'node:fs';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import require$$0 from 'process';
 import require$$0$1 from 'buffer';
@@ -422,8 +423,8 @@ async function readWholeText(file, cap) {
     }
 }
 /**
- * Reads a file whole as bytes (a ranx `.lz4` run; {@link readWholeText} decodes them): a regular file over
- * `cap.limit` is refused from its size, and at most `limit + 1` bytes are ever read.
+ * Reads a file whole as bytes ({@link readWholeText} decodes them): a regular file over `cap.limit` is refused
+ * from its size, and at most `limit + 1` bytes are ever read.
  */
 async function readWholeBytes(file, cap) {
     const { handle, stats: s } = await openReadable(file);
@@ -988,7 +989,7 @@ function tryJson(text) {
 function isObject(value) {
     return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
-/** Largest document read whole (ragas / deepeval exports, ranx `.lz4` runs); per-sample exports are far smaller. */
+/** Largest document read whole (ragas / deepeval exports); per-sample exports are far smaller. */
 const MAX_DOCUMENT_BYTES = 256 * 1024 * 1024;
 /**
  * Reads a whole JSON document (a ragas or deepeval export, a JSON array of rows), refusing files over
@@ -1491,7 +1492,8 @@ function parseMetricCell(text, column, where) {
 
 /**
  * Hints for the mistakes a new user makes with input files, recognised from the first line or the fields
- * read: a CSV under another name, a run (or judgments) given where per-query rows were expected. The readers
+ * read: a CSV under another name, a run given where per-query rows were expected (a file's shape, told from its
+ * first line whatever it was given as, is src/readers/shapes.ts). The readers
  * keep their own messages; these only choose the sentence that says what to do, so a refusal names the
  * likely cause ("it looks like a TREC run: name the judgments") instead of only the symptom ("not valid JSON").
  */
@@ -1515,41 +1517,9 @@ const DOC_FIELDS = [
  * refusal says it the same way, in the words of the rules key (the action has no --qrels).
  */
 const RUN_WITHOUT_JUDGMENTS = 'name the judgments (rules key judgments.qrels, e.g. judgments: { qrels: qrels.txt }) or pass --qrels, and keep the run files as --baseline / --candidate: the gate then computes the measures from the runs';
-/** The whitespace-separated fields of the head of a line (no regex over the whole line). */
-function headFields(text) {
-    return text
-        .slice(0, HEAD_CHARS)
-        .trim()
-        .split(/[ \t]+/);
-}
-function isNumber(s) {
-    return s !== undefined && s !== '' && Number.isFinite(Number(s));
-}
 /**
- * The first line of a per-query rows file that is a TREC run line (`q1 Q0 doc7 1 12.5 tag`) or a TREC qrels line
- * (`q1 0 doc7 1`): the file is not rows at all, so the refusal names what it is (not "not valid JSON").
- */
-function firstLineMistake(text) {
-    const head = text.slice(0, HEAD_CHARS).trimStart();
-    if (head.startsWith('{') || head.startsWith('['))
-        return undefined;
-    const f = headFields(head);
-    if ((f.length === 5 || f.length === 6) && isNumber(f[3]) && isNumber(f[4]))
-        return {
-            problem: 'this looks like a TREC run (query Q0 doc rank score tag), not per-query rows',
-            hint: RUN_WITHOUT_JUDGMENTS
-        };
-    if (f.length === 4 && isNumber(f[3]) && Number.isInteger(Number(f[3]))) {
-        return {
-            problem: 'this looks like TREC judgments (query iter doc grade), not per-query rows',
-            hint: 'pass it with --qrels (or name it in the rules, key judgments.qrels) and give the runs as --baseline / --candidate'
-        };
-    }
-    return undefined;
-}
-/**
- * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line
- * ({@link firstLineMistake}): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
+ * The hint for the first line of a JSON Lines rows file that does not parse and is not a TREC line (those are
+ * refused by their shape: src/readers/shapes.ts): a CSV header (`query_id,recall@10`). Returns `fallback` otherwise.
  */
 function firstLineHint(text, fallback) {
     const head = text.slice(0, HEAD_CHARS).trimStart();
@@ -1585,6 +1555,434 @@ function runTableMistake(columns, metricFields, what) {
         problem: `this looks like a run (${what} with columns ${id}, ${doc}, score), not per-query rows`,
         hint: RUN_WITHOUT_JUDGMENTS
     };
+}
+
+/**
+ * What format detection looks at (src/readers/detect.ts): a file's name, its first {@link HEAD_BYTES} bytes and
+ * the features the registry's sniffs ask about (first character, first line, first JSON record, first key, a
+ * header's columns), each computed once and only when asked; the head is read on first use, so a format decided
+ * by `--input-format` or by the name alone never opens the file here. A sniff that needs more than the head (a
+ * whole JSON document, a Parquet footer, every line of a measure listing) computes it through {@link Probe.memo},
+ * so the reader the detection picks gets it without reading the file again.
+ */
+/** The first four bytes of every Parquet file (and its last four). */
+const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31];
+/** How many bytes detection looks at. */
+const HEAD_BYTES = 65536;
+/** The first line of `text` that is not blank, without its line terminator, or '' (line 0) when there is none. */
+function firstContentLine(text) {
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+        const line = lines[i].replace(/\r$/, '');
+        if (line.trim() !== '')
+            return { text: line, line: i + 1 };
+    }
+    return { text: '', line: 0 };
+}
+/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
+function csvHeader(line) {
+    const out = [];
+    let field = '';
+    let quoted = false;
+    for (let i = 0; i < line.length; i++) {
+        const c = line[i];
+        if (quoted) {
+            if (c === '"' && line[i + 1] === '"') {
+                field += '"';
+                i++;
+            }
+            else if (c === '"')
+                quoted = false;
+            else
+                field += c;
+        }
+        else if (c === '"')
+            quoted = true;
+        else if (c === ',') {
+            out.push(field.trim());
+            field = '';
+        }
+        else
+            field += c;
+    }
+    out.push(field.trim());
+    return out;
+}
+/**
+ * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
+ * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
+ * parsing the whole document.
+ */
+function firstValueStart(head) {
+    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
+    return m ? m[1] : '';
+}
+/**
+ * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
+ * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
+ */
+function sniffBraceRun(head) {
+    const { text } = firstContentLine(head);
+    if (text.includes('"query_id"'))
+        return 'jsonl';
+    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
+}
+/** The first {@link HEAD_BYTES} bytes of `file` (fewer when it is shorter); a file that cannot be read is refused by name. */
+function readHeadBytes(file) {
+    let fd;
+    try {
+        fd = openSync(file, 'r');
+    }
+    catch (error) {
+        throw openError(file, error);
+    }
+    try {
+        const buf = Buffer.alloc(HEAD_BYTES);
+        let bytesRead;
+        try {
+            bytesRead = readSync(fd, buf, 0, HEAD_BYTES, 0);
+        }
+        catch (error) {
+            throw openError(file, error);
+        }
+        return buf.subarray(0, bytesRead);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+/** One file as detection sees it; every feature is computed on first use and kept. */
+class Probe {
+    file;
+    name;
+    metricFields;
+    idField;
+    headBytes;
+    computed = new Map();
+    pending = new Map();
+    constructor(input) {
+        this.file = input.file;
+        this.name = input.name;
+        this.headBytes = input.head?.subarray(0, HEAD_BYTES);
+        this.metricFields = input.metricFields ?? new Set();
+        this.idField = input.idField;
+    }
+    once(key, compute) {
+        if (this.computed.has(key))
+            return this.computed.get(key);
+        const value = compute();
+        this.computed.set(key, value);
+        return value;
+    }
+    /** The first {@link HEAD_BYTES} bytes of the file. */
+    get bytes() {
+        this.headBytes ??= readHeadBytes(this.file);
+        return this.headBytes;
+    }
+    /** The head as text (UTF-8, byte order mark removed; a character cut by the head's end is replaced). */
+    get head() {
+        return this.once('head', () => this.bytes.toString('utf8').replace(/^\ufeff/, ''));
+    }
+    /** True when the file's name ends in `.ext` (any case). */
+    named(ext) {
+        const pattern = ext === 'csv' ? /\.csv$/i : /\.tsv$/i;
+        return pattern.test(this.file) || (this.name !== undefined && pattern.test(this.name));
+    }
+    /** True when the file starts with these bytes (a magic number). */
+    startsWith(magic) {
+        const bytes = this.bytes;
+        return bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
+    }
+    /** The first non-blank character of the head, or '' for an empty file. */
+    get firstChar() {
+        return this.once('firstChar', () => /\S/.exec(this.head)?.[0] ?? '');
+    }
+    /** The first byte after a byte order mark and JSON's white space, as a character ('' when there is none). */
+    get firstJsonChar() {
+        return this.once('firstJsonChar', () => {
+            const b = this.bytes;
+            let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+            while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d))
+                i++;
+            return i < b.length ? String.fromCharCode(b[i]) : '';
+        });
+    }
+    /** The first non-blank line of the head, and its number. */
+    get firstLine() {
+        return this.once('firstLine', () => firstContentLine(this.head));
+    }
+    /** The first line as a JSON object (Python's bare NaN allowed, a repeated key keeping the last), or undefined. */
+    get firstRecord() {
+        return this.once('firstRecord', () => {
+            const text = this.firstLine.text;
+            const value = tryJson(text) ?? parseJsonWithNonFinite(text)?.value;
+            return isObject(value) ? value : undefined;
+        });
+    }
+    /** The keys of {@link firstRecord} (empty when there is none). */
+    get firstRecordKeys() {
+        return this.once('firstRecordKeys', () => Object.keys(this.firstRecord ?? {}));
+    }
+    /** For a head starting with `{`: its first key as written (escapes kept), or undefined. */
+    get firstKey() {
+        return this.once('firstKey', () => /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(this.head)?.[1]);
+    }
+    /** {@link firstValueStart} of the head. */
+    get firstValueStart() {
+        return this.once('firstValueStart', () => firstValueStart(this.head));
+    }
+    /** The first line's CSV columns. */
+    get csvHeader() {
+        return this.once('csvHeader', () => csvHeader(this.firstLine.text));
+    }
+    /** The first line split at tabs, each name trimmed. */
+    get tabHeader() {
+        return this.once('tabHeader', () => this.firstLine.text.split('\t').map((h) => h.trim()));
+    }
+    /**
+     * What a sniff computed beyond the head (a whole document, a Parquet footer's columns, a listing's lines), once
+     * per probe under `key`: the detection and the reader it picks share it. A refusal thrown while computing it is
+     * the file's refusal.
+     */
+    async memo(key, compute) {
+        if (this.computed.has(key))
+            return this.computed.get(key);
+        let running = this.pending.get(key);
+        if (running === undefined) {
+            running = compute();
+            this.pending.set(key, running);
+        }
+        const value = await running;
+        this.computed.set(key, value);
+        return value;
+    }
+}
+
+/**
+ * Orderings trec_eval uses, reproduced exactly. trec_eval compares C strings with strcmp, i.e. by bytes.
+ * Document ids are therefore held internally as "byte strings" (each UTF-8 byte one char, latin1-decoded),
+ * where JavaScript's `<` is byte order; query ids stay real strings and are ordered by code point, which is
+ * UTF-8 byte order (JavaScript's own `<` compares UTF-16 code units and gets astral characters wrong).
+ */
+/** Compares two strings in UTF-8 byte order (= code point order). Negative, zero or positive. */
+function compareCodePoints(a, b) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        let x = a.charCodeAt(i);
+        let y = b.charCodeAt(i);
+        if (x === y)
+            continue;
+        // Surrogates (astral code points) must sort above U+E000..U+FFFF, as their UTF-8 bytes do.
+        if (x >= 0xd800)
+            x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
+        if (y >= 0xd800)
+            y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
+        return x - y;
+    }
+    return a.length - b.length;
+}
+/** A real (UTF-16) string as its UTF-8 byte string, the form document ids are compared and looked up in. */
+function toByteString(text) {
+    for (let i = 0; i < text.length; i++) {
+        if (text.charCodeAt(i) >= 0x80)
+            return Buffer.from(text, 'utf8').toString('latin1');
+    }
+    return text;
+}
+/** The inverse of {@link toByteString}, for messages. */
+function fromByteString(bytes) {
+    for (let i = 0; i < bytes.length; i++) {
+        if (bytes.charCodeAt(i) >= 0x80)
+            return Buffer.from(bytes, 'latin1').toString('utf8');
+    }
+    return bytes;
+}
+
+/**
+ * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
+ * the semantics of the TREC qrels reader (src/readers/trec-qrels.ts): grades are whole numbers kept as written
+ * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
+ * query ids are ordered by UTF-8 bytes as trec_eval orders them.
+ */
+class QrelsBuilder {
+    file;
+    queries = new Map();
+    pending = new Map();
+    lines = new Map();
+    judgments = 0;
+    constructor(file) {
+        this.file = file;
+    }
+    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
+    query(id, line) {
+        if (this.queries.has(id))
+            return;
+        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
+        this.pending.set(id, []);
+        this.lines.set(id, new Map());
+    }
+    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
+    add(id, doc, grade, line) {
+        if (!Number.isSafeInteger(grade)) {
+            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
+        }
+        this.query(id, line);
+        const query = this.queries.get(id);
+        const docLines = this.lines.get(id);
+        const docno = toByteString(doc);
+        const earlier = docLines.get(docno);
+        if (earlier !== undefined) {
+            throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
+        }
+        docLines.set(docno, line);
+        query.grades.set(docno, grade);
+        if (grade >= 0)
+            this.pending.get(id).push(grade);
+        this.judgments++;
+    }
+    /** The judgments, refused when there are none. */
+    finish(emptyHint) {
+        if (this.queries.size === 0)
+            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
+        for (const [id, query] of this.queries) {
+            const grades = Int32Array.from(this.pending.get(id));
+            grades.sort();
+            grades.reverse();
+            query.gradesDesc = grades;
+        }
+        const ids = [...this.queries.keys()].sort(compareCodePoints);
+        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
+    }
+}
+
+/**
+ * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
+ * `GenericDataLoader` have them:
+ *
+ *     query-id	corpus-id	score
+ *     1	31715818	1
+ *
+ * The header is recognised by its three columns with a third that is not a number (BEIR writes
+ * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
+ * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
+ */
+/**
+ * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
+ * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
+ * for a header.
+ */
+function isBeirHeader(line) {
+    const f = line
+        .replace(/\r$/, '')
+        .split('\t')
+        .map((x) => x.trim());
+    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
+}
+/** Reads BEIR-style TSV judgments. */
+async function readBeirQrels(file) {
+    const builder = new QrelsBuilder(file);
+    let header = true;
+    await forEachLine(file, (text, line) => {
+        if (text.trim() === '')
+            return;
+        if (header) {
+            header = false;
+            if (!isBeirHeader(text)) {
+                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do");
+            }
+            return;
+        }
+        const f = text.split('\t');
+        if (f.length !== 3) {
+            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
+        }
+        const [id, doc, scoreText] = f.map((x) => x.trim());
+        if (id === '' || doc === '')
+            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
+        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
+            throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
+        }
+        builder.add(id, doc, Number(scoreText), line);
+    });
+    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
+}
+
+/** The whitespace-separated fields of the first line (a few are enough: a line may be megabytes). */
+const fields = (p) => p.firstLine.text.slice(0, 1000).trim().split(/\s+/);
+const isText = (p) => p.firstChar !== '{' && p.firstChar !== '[' && p.firstLine.text !== '';
+const isNumber = (s) => s !== undefined && parseDecimal$1(s) !== undefined;
+const isInteger = (s) => s !== undefined && /^[+-]?\d+$/.test(s);
+/** The first line is a JSON object with a string "query_id". */
+const queryRecord = (p) => p.firstChar === '{' && typeof p.firstRecord?.query_id === 'string';
+/** A first record that lists documents: a "results" array, or a document field (one line per document). */
+const listsDocuments = (p) => Array.isArray(p.firstRecord?.results) || documentField(p.firstRecordKeys) !== undefined;
+/** Every shape, in the order they are asked (each test states its whole condition, so the order only breaks ties). */
+const SHAPES = [
+    {
+        name: 'trec-run',
+        kind: 'run',
+        what: 'a TREC run (query Q0 doc rank score tag)',
+        test: (p) => {
+            const f = fields(p);
+            return isText(p) && (f.length === 5 || f.length === 6) && isInteger(f[3]) && isNumber(f[4]);
+        }
+    },
+    {
+        name: 'jsonl-run',
+        kind: 'run',
+        what: 'a JSON Lines run (each query\'s documents: "results", or one line per "doc_id")',
+        test: (p) => queryRecord(p) && listsDocuments(p)
+    },
+    {
+        name: 'trec-qrels',
+        kind: 'qrels',
+        what: 'judgments (TREC qrels: query iteration doc grade)',
+        test: (p) => {
+            const f = fields(p);
+            return isText(p) && f.length === 4 && isInteger(f[3]);
+        }
+    },
+    {
+        name: 'beir-qrels',
+        kind: 'qrels',
+        what: 'judgments (a BEIR qrels TSV: query-id, corpus-id, score)',
+        test: (p) => isText(p) && isBeirHeader(p.firstLine.text)
+    },
+    {
+        name: 'jsonl-rows',
+        kind: 'rows',
+        what: 'per-query rows (a JSON object per query with "query_id" and metric values)',
+        test: (p) => queryRecord(p) && !listsDocuments(p) && Object.values(p.firstRecord ?? {}).some((v) => typeof v === 'number')
+    },
+    {
+        name: 'csv-rows',
+        kind: 'rows',
+        what: 'per-query rows (a CSV header with query_id)',
+        test: (p) => isText(p) && p.firstLine.text.includes(',') && p.csvHeader.includes('query_id')
+    }
+];
+/** Where a file of each kind goes, for the refusal's hint. */
+const GOES = {
+    run: 'pass it as --baseline / --candidate (metrics: --run), with the judgments as --qrels / judgments.qrels',
+    qrels: 'pass it as --qrels / judgments.qrels, and the runs as --baseline / --candidate',
+    rows: 'per-query rows carry their metrics: pass them as --baseline / --candidate, with rules that name no judgments (no judgments.qrels, no --qrels)'
+};
+/** What the rules are and how to get a first one, for a file given as the rules that is not. */
+const RULES_HINT = 'the rules are a YAML file of checks: retrieval-gate init --baseline B --candidate C writes a starter from your two files';
+/** The refusal of a file of `shape` given as `given`: what it looks like, and where it goes. */
+function shapeRefusal(shape, given, where) {
+    const expected = { run: 'a run', qrels: 'judgments', rows: 'per-query rows', rules: 'rules' }[given];
+    // A run given as rows keeps the words every run-as-rows refusal uses (the rules key, for the action's users).
+    const hint = given === 'rows' && shape.kind === 'run' ? RUN_WITHOUT_JUDGMENTS : GOES[shape.kind];
+    return new InputError(where, `this looks like ${shape.what}, not ${expected}`, given === 'rules' ? `${hint}; ${RULES_HINT}` : hint);
+}
+/** The shapes of every kind but `given` (less `except`), in {@link SHAPES}' order. */
+function lookalikes(given, except = []) {
+    return SHAPES.filter((s) => s.kind !== given && !except.includes(s.name));
+}
+/** The shape of the probed file among those of another kind than `given`, or undefined. */
+function lookalike(p, given) {
+    return lookalikes(given).find((s) => s.test(p));
 }
 
 /** The field that names a query in every per-query rows file. */
@@ -1668,9 +2066,14 @@ async function readJsonl(read) {
         nonFinite: true,
         hint: (text, line) => (line === 1 ? firstLineHint(text, hint) : hint),
         beforeParse: (text, line) => {
-            const mistake = line === 1 ? firstLineMistake(text) : undefined;
-            if (mistake !== undefined)
-                throw new InputError({ file, line }, mistake.problem, mistake.hint);
+            // Read as JSON Lines by name (--input-format jsonl), a TREC run or judgments still gets its shape's refusal
+            // (the registry's rows entries, formats.ts, refuse the same shapes when the format is detected).
+            if (line !== 1)
+                return;
+            const probe = new Probe({ file, head: Buffer.from(text.slice(0, 1000)) });
+            const shape = lookalikes('rows', ['jsonl-run']).find((s) => s.test(probe));
+            if (shape !== undefined)
+                throw shapeRefusal(shape, 'rows', { file, line });
         }
     });
 }
@@ -2721,9 +3124,9 @@ function betaContinuedFraction(x, a, b) {
     }
     return h;
 }
-/** Regularized incomplete beta I_x(a, b). */
+/** Regularized incomplete beta I_x(a, b) (scipy.special.betainc). */
 function incompleteBeta(x, a, b) {
-    if (!(x >= 0 && x <= 1) || !(a > 0) || false)
+    if (!(x >= 0 && x <= 1) || !(a > 0) || !(b > 0))
         return Number.NaN;
     if (x === 0 || x === 1)
         return x;
@@ -2917,6 +3320,31 @@ function tQuantile(p, df) {
     }
     return x;
 }
+/**
+ * The p quantile of the Beta(a, b) distribution (scipy.stats.beta.ppf): the x with I_x(a, b) = p, by bisection to
+ * the last bit of x (I is increasing in x), so the result depends on (p, a, b) alone. The ends of the
+ * Clopper–Pearson interval of a proportion (src/stats/level-interval.ts) are such quantiles.
+ */
+function betaQuantile(p, a, b) {
+    if (!(p >= 0 && p <= 1) || !(a > 0) || !(b > 0))
+        return Number.NaN;
+    if (p === 0)
+        return 0;
+    if (p === 1)
+        return 1;
+    let lo = 0;
+    let hi = 1;
+    for (let i = 0; i < 1100; i++) {
+        const mid = lo + (hi - lo) / 2;
+        if (mid <= lo || mid >= hi)
+            break;
+        if (incompleteBeta(mid, a, b) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo + (hi - lo) / 2;
+}
 
 /** Power the "smallest detectable difference" and "queries to settle it" figures are computed for. */
 const POWER = 0.8;
@@ -2961,202 +3389,45 @@ function queriesToSettle(input, power = POWER) {
     return Math.max(0, Math.ceil(needed - n));
 }
 
-/** Canonical text of a filter set, e.g. `category=faq&segment=new` (`all` for no filter). Used as cache and seed key. */
-function filterKey(filters) {
-    if (filters.length === 0)
-        return 'all';
-    return [...filters]
-        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-        .join('&');
+/**
+ * The law of every check, fixed by the rules and the exam before the candidate's data is read (docs/statistics.md,
+ * "Which interval, and why"): the metric's declaration (binary, range), the design the rules declare (clusters,
+ * target weights, seed replicates per side) and `statistics.interval`. Nothing the candidate hands in (how many
+ * files, ties, distinct values, a 1e-9 nudge) can move a check to another law.
+ */
+/**
+ * The law of a metric's paired differences over the queries. Declared seed replicates ({@link seedsDeclared}) add
+ * the t over seeds and queries on top of it (src/capabilities/seeds/stats.ts): the interval is then the wider of the two.
+ */
+function differenceLaw(statistics, metric) {
+    if (statistics.interval !== 'auto')
+        return statistics.interval;
+    return metric.binary && independent(statistics) ? 'score' : 'skew-t';
 }
-/** Indices (into the table's fixed order) of the queries matching every filter. */
-function membersOf(table, filters) {
-    const n = table.ids.length;
-    if (filters.length === 0)
-        return Int32Array.from({ length: n }, (_, i) => i);
-    const columns = filters.map(([k, v]) => [table.attrs.get(k), v]);
-    const out = [];
-    for (let i = 0; i < n; i++)
-        if (columns.every(([col, v]) => col[i] === v))
-            out.push(i);
-    return Int32Array.from(out);
+/** The law of a metric's level (at_least, at_most): exact for a binary metric on independent queries, else skew-t. */
+function levelLaw(statistics, metric) {
+    return metric.binary && independent(statistics) ? 'exact' : 'skew-t';
 }
-/** The distinct values of an attribute among the given members, sorted. */
-function valuesOf(table, attr, members) {
-    const column = table.attrs.get(attr);
-    const set = new Set();
-    for (const i of members)
-        set.add(column[i]);
-    return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+/** Queries are the units and count equally: the paired and exact binomial laws (and McNemar) apply. */
+function independent(statistics) {
+    return statistics.cluster === undefined && statistics.weights === undefined;
+}
+/** Seed replicates are the design: the rules declare more than one seed on a side (statistics.seeds). */
+function seedsDeclared(statistics) {
+    const s = statistics.seeds;
+    return s !== undefined && (s.baseline > 1 || s.candidate > 1);
 }
 /**
- * Every value's members of one attribute in one pass (value -> indices in the table's order): what makes
- * thousands of slice values cost one pass over the queries instead of one pass per value.
+ * The metric's known values: its declared range, a binary metric's [0, 1], or a ranking measure's own [0, 1] when
+ * the gate computes it from runs (src/config/rules.ts sets `bounds`). Undefined when nothing bounds it.
  */
-function membersByValue(table, attr) {
-    const column = table.attrs.get(attr);
-    const lists = new Map();
-    for (let i = 0; i < column.length; i++) {
-        let list = lists.get(column[i]);
-        if (!list)
-            lists.set(column[i], (list = []));
-        list.push(i);
-    }
-    const out = new Map();
-    for (const [v, list] of lists)
-        out.set(v, Int32Array.from(list));
-    return out;
+function metricBounds(metric) {
+    return metric.bounds ?? metric.range ?? (metric.binary ? [0, 1] : undefined);
 }
-
-/**
- * The two questions decide asks of the queries themselves, answered by the engine when it has no rows (a
- * warehouse's aggregates, src/stats/aggregate-engine.ts) and from the paired table otherwise.
- */
-/** The distinct values of `attr` among the queries `filters` selects, sorted. */
-function sliceValues(table, stats, attr, filters) {
-    return stats.valuesOf ? stats.valuesOf(attr, filters) : valuesOf(table, attr, stats.members(filters));
-}
-/** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
-function regressionsPast(stats, check, filters, line) {
-    if (stats.regressionCount)
-        return stats.regressionCount(check, filters);
-    const { sign, threshold } = line;
-    const d = stats.differences(check.metric);
-    let count = 0;
-    let nonFinite = 0;
-    for (const i of stats.members(filters)) {
-        const worse = -sign * d[i];
-        if (!Number.isFinite(worse))
-            nonFinite++;
-        else if (worse > threshold)
-            count++;
-    }
-    return { count, nonFinite };
-}
-
-/**
- * Whether a check is a statistical test of the change, and so a member of the multiplicity family: not a regression
- * count, and not an absolute level (at_least / at_most judges one side's mean, with no test of a difference).
- */
-function isStatistical(rule) {
-    return rule.kind.type !== 'max_regressions' && rule.kind.type !== 'level';
-}
-/** How many statistical units the family has when the rules alone determine it (no statistical per_slice check), else null. */
-function familySizeFromRules(rules) {
-    const statistical = rules.checks.filter(isStatistical);
-    return statistical.some((c) => c.perSlice !== undefined) ? null : statistical.length;
-}
-/** The confidence of every statistical interval when the rules alone fix it, else null (a per_slice check makes the family size depend on the data). */
-function familyConfidenceFromRules(rules) {
-    const m = familySizeFromRules(rules);
-    const { confidence, multiplicity } = rules.statistics;
-    if (multiplicity === 'none')
-        return confidence;
-    return m === null ? null : familyConfidence(confidence, m, multiplicity);
-}
-/** What `rule` demands, under `rules` (see {@link CheckDescription}). Pure. */
-function describeCheck(rule, rules) {
-    const kind = rule.kind;
-    const perSlice = rule.perSlice ?? null;
-    const always = ['no_queries', 'non_finite'];
-    const inconclusive = (reasons) => reasons.map((reason) => {
-        const policy = inconclusivePolicy(reason, rule);
-        return { reason, policy, counts: policyCounts(policy, rules) };
-    });
-    if (kind.type === 'max_regressions') {
-        return {
-            test: 'max_regressions',
-            statistical: false,
-            pass: ['holds'],
-            fail: ['too_many_regressions', ...always],
-            inconclusive: [],
-            minQueries: null,
-            perSlice,
-            confidence: rules.statistics.confidence
-        };
-    }
-    if (kind.type === 'level') {
-        return {
-            test: 'level',
-            statistical: false,
-            pass: ['holds'],
-            fail: ['beyond_level', ...always],
-            inconclusive: inconclusive(['interval_crosses_level', 'no_spread', 'too_few_queries']),
-            minQueries: rules.queries.minPerSlice,
-            perSlice,
-            confidence: rules.statistics.confidence
-        };
-    }
-    const confidence = familyConfidenceFromRules(rules);
-    const base = {
-        statistical: true,
-        pass: ['holds'],
-        minQueries: rules.queries.minPerSlice,
-        perSlice,
-        confidence
-    };
-    if (kind.type === 'non_inferior')
-        return {
-            ...base,
-            test: 'non_inferior',
-            fail: ['shown_worse', ...always],
-            inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable'])
-        };
-    if (kind.test !== 'bootstrap')
-        return {
-            ...base,
-            test: `superior_${kind.test}`,
-            fail: ['shown_worse', ...always],
-            inconclusive: inconclusive(['not_shown_better', 'too_few_queries'])
-        };
-    return {
-        ...base,
-        test: 'superior_bootstrap',
-        fail: ['shown_worse', 'shown_not_better', ...always],
-        inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
-    };
-}
-/** How an inconclusive unit counts under `rules` for each policy: the verdict's rule in one place, for explain and the report's method table. */
-function describePolicies(rules) {
-    return {
-        on_inconclusive: policyCounts('on_inconclusive', rules),
-        on_too_few: policyCounts('on_too_few', rules),
-        superior_must_be_shown: policyCounts('superior_must_be_shown', rules)
-    };
-}
-
-/**
- * Smallest / largest of a list, in a loop. `Math.min(...values)` passes every element as an argument, and
- * V8 runs out of stack at around 45,000 of them ("Maximum call stack size exceeded"): the per_slice path
- * died that way on a slice attribute with many values. Use these for any list whose length the input sets.
- */
-/** The smallest value (Infinity for an empty list, as Math.min() gives); NaN if any value is NaN. */
-function minOf(values) {
-    let min = Infinity;
-    for (const v of values) {
-        if (Number.isNaN(v))
-            return NaN;
-        if (v < min)
-            min = v;
-    }
-    return min;
-}
-/** The largest value (-Infinity for an empty list, as Math.max() gives); NaN if any value is NaN. */
-function maxOf(values) {
-    let max = -Infinity;
-    for (const v of values) {
-        if (Number.isNaN(v))
-            return NaN;
-        if (v > max)
-            max = v;
-    }
-    return max;
-}
-/** Appends every item to `target` one by one (`target.push(...items)` has the same argument limit). */
-function pushAll(target, items) {
-    for (const item of items)
-        target.push(item);
+/** The bounds of a metric's differences (candidate − baseline): [−R, R] with R its range's width. */
+function differenceBounds(metric) {
+    const b = metricBounds(metric);
+    return b === undefined ? undefined : [-(b[1] - b[0]), b[1] - b[0]];
 }
 
 /**
@@ -5387,82 +5658,425 @@ function estimate(design, c, weightsOverride) {
             comp += abs$1(sum) >= abs$1(x) ? sum - t + x : x - t + sum;
             sum = t;
         }
-        const w = weightsOverride ? weightsOverride[si] : s.weight;
+        const w = s.weight;
         total += (w * (sum + comp)) / denominator(design, s);
     });
     return design.units === 0 ? Number.NaN : total;
 }
 
-/**
- * Standard error of a design's estimate by linearisation (the sandwich / cluster-robust variance):
- * with e_u = weight_s · (value_u − est_s · count_u) / denominator_s for each unit,
- * Var = Σ_s n_s / (n_s − 1) · Σ_{u in s} e_u², df = units − strata. For the plain mean this is sd / √n with
- * n − 1 degrees of freedom, exactly the paired t test; with clusters it is the cluster-robust standard error
- * (the design effect of the clusters included), with strata the stratified one. A stratum of one unit adds
- * nothing (its variance cannot be estimated; the design notes say so).
- */
-function linearSe(design, c) {
+/** The per-stratum moments of column `c` of a design (two passes: the stratum's estimate, then the linearised terms). */
+function momentsOfDesign(design, c) {
     const { k, values, counts } = design;
-    let variance = 0;
-    for (const s of design.strata) {
-        if (s.size < 2)
-            continue;
+    return design.strata.map((s) => {
         const den = denominator(design, s);
         let sum = 0;
-        for (let u = s.start; u < s.start + s.size; u++)
-            sum += values[u * k + c];
-        const est = sum / den;
-        let ss = 0;
+        let comp = 0;
         for (let u = s.start; u < s.start + s.size; u++) {
-            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
-            ss += e * e;
+            const x = values[u * k + c];
+            const t = sum + x;
+            comp += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
+            sum = t;
         }
-        variance += (s.size / (s.size - 1)) * ss;
-    }
-    return { se: Math.sqrt(variance), df: design.units - design.strata.length };
+        sum += comp;
+        const ratio = sum / den;
+        let m2 = 0;
+        let m3 = 0;
+        let countSq = 0;
+        for (let u = s.start; u < s.start + s.size; u++) {
+            const count = counts ? counts[u] : 1;
+            const e = values[u * k + c] - ratio * count;
+            m2 += e * e;
+            m3 += e * e * e;
+            countSq += count * count;
+        }
+        return { units: s.size, den, weight: s.weight, countSq, sum, m2, m3 };
+    });
 }
 /**
- * Student t interval estimate ± t(df, 1 − alpha/2) · se and the two-sided p of estimate / se, as
- * scipy.stats.ttest_rel and scipy.stats.t.interval give for the plain paired case. Null when there is no
- * spread (se = 0) or no degrees of freedom: a t statistic would be undefined.
+ * The per-stratum moments of a column of the table (a side's values) on the design's units, without copying the
+ * column into a design of its own: a unit's value is its member's (or, for a cluster, the sum or mean of its
+ * members'), gathered once into a units-long array. The same numbers as a design built over the column would give.
  */
-function tInterval(design, c, confidence) {
-    const { se, df } = linearSe(design, c);
-    const est = estimate(design, c);
-    if (!(se > 0) || !(df >= 1) || !Number.isFinite(est))
-        return null;
-    const q = tQuantile(1 - (1 - confidence) / 2, df);
-    return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se };
+function momentsOfColumn(design, column, members) {
+    const values = new Float64Array(design.units);
+    const { unitOfMember, counts } = design;
+    for (let j = 0; j < members.length; j++) {
+        const x = column[members[j]];
+        values[unitOfMember[j]] += x - x === 0 ? x + 0 : Number.NaN;
+    }
+    // Cluster means (cluster weighting): each unit counts once, its value the mean of its queries.
+    if (design.clusters !== null && counts === null) {
+        const size = new Float64Array(design.units);
+        for (let j = 0; j < members.length; j++)
+            size[unitOfMember[j]]++;
+        for (let u = 0; u < design.units; u++)
+            values[u] /= size[u];
+    }
+    return momentsOfDesign({ ...design, k: 1, values }, 0);
 }
-
-/** {@link LevelOf} over `table` under the rules' design. Pure; each call builds the design of its queries. */
-function candidateLevels(table, rules) {
-    return (metric, filters, members, confidence) => {
-        const column = table.metrics.get(metric).cand;
-        const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
-        const design = buildDesign(table, members, [column], {
-            statistics: rules.statistics,
-            label,
-            rulesFile: rules.source.file
-        });
-        const mean = estimate(design, 0);
-        const t = tInterval(design, 0, confidence);
-        return { mean, ci: t === null ? null : t.ci, confidence, method: 't', df: t === null ? null : t.df };
+/**
+ * The estimate Σ_s weight_s·sum_s/den_s and what the laws read of it. A stratum of one unit adds its value but no
+ * variance (its variability cannot be estimated: the reliability rule refuses such a design for a pass).
+ */
+function summarise(strata) {
+    let estimate = 0;
+    let second = 0;
+    let third = 0;
+    let total = 0;
+    let perDf = 0;
+    let kish = 0;
+    for (const s of strata) {
+        const f = s.weight / s.den;
+        estimate += f * s.sum;
+        kish += f * f * s.countSq;
+        if (s.units < 2)
+            continue;
+        const ss = f * f * s.m2;
+        second += ss;
+        third += f * f * f * s.m3;
+        const v = (s.units / (s.units - 1)) * ss;
+        total += v;
+        perDf += (v * v) / (s.units - 1);
+    }
+    return {
+        estimate: strata.length === 0 ? Number.NaN : estimate,
+        se: Math.sqrt(total),
+        df: perDf > 0 ? (total * total) / perDf : 0,
+        skew: second > 0 ? third / Math.pow(second, 1.5) : 0,
+        effective: kish > 0 ? 1 / kish : 0
     };
 }
-/** The outcome of a level check on its interval (after the checks every kind shares: no queries, non-finite, too few). */
-function levelOutcome(kind, metric, level) {
-    if (level.ci === null)
-        return { status: 'inconclusive', reason: 'no_spread' };
-    // In the metric's direction: "worse" is low for at_least (better: higher), high for at_most (better: lower).
-    const sign = metric.better === 'higher' ? 1 : -1;
-    const [worse, better] = sign > 0 ? [level.ci[0], level.ci[1]] : [-level.ci[1], -level.ci[0]];
-    const bar = sign * kind.value;
-    if (worse >= bar)
-        return { status: 'pass', reason: 'holds' };
+/** Each stratum's own estimate sum/den (the range bound widens each by its share of what its unseen units could change). */
+function stratumEstimates(strata) {
+    return strata.map((s) => s.sum / s.den);
+}
+/** Kish's effective units of one stratum: den² / Σ count² (its units when every unit counts once). */
+function effectiveUnits(s) {
+    return s.countSq > 0 ? (s.den * s.den) / s.countSq : 0;
+}
+/**
+ * BCa's acceleration from the jackknife, Σ D³ / (6 (Σ D²)^{3/2}): leaving unit u of stratum s out moves the estimate
+ * by D_u = weight_s·e_u / (den_s − count_u) ≈ weight_s·e_u / (den_s − 1), so the sums are the strata's third and
+ * second moments (exactly the jackknife's for per-query values and cluster means; its first-order form for
+ * query-weighted clusters). NaN when a stratum has one unit or nothing varies.
+ */
+function acceleration(strata) {
+    let num = 0;
+    let den = 0;
+    for (const s of strata) {
+        if (s.units < 2)
+            return Number.NaN;
+        const f = s.weight / (s.den - s.den / s.units);
+        num += f * f * f * s.m3;
+        den += f * f * s.m2;
+    }
+    return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN;
+}
+
+/** A spread (standard error) at or below this share of the metric's scale is no spread: rounding, or a nudge. */
+const SPREAD_TOLERANCE = 1e-6;
+/** Effective units Sugden, Smith and Jones (2000) require of a mean whose units have skewness γ: 28 + 25·γ². */
+function unitsForSkew(unitSkew) {
+    return 28 + 25 * unitSkew * unitSkew;
+}
+/** The skewness of one unit, from the estimate's (γ/√n for a plain mean): γ = skew·√(effective units). */
+function unitSkew(summary) {
+    return summary.skew * Math.sqrt(summary.effective);
+}
+/** Why this column's interval cannot support a pass, or null when it can. */
+function unreliability(input) {
+    const { strata, summary, bounds, clusters, scale } = input;
+    const units = strata.reduce((n, s) => n + s.units, 0);
+    if (units === 0)
+        return null;
+    if (clusters && units < 2)
+        return 'few_clusters';
+    if (strata.some((s) => s.units < 2 && s.weight > 0))
+        return 'single_unit_stratum';
+    if (bounds !== undefined)
+        return null;
+    if (!(summary.se > SPREAD_TOLERANCE * scale) || !(summary.df >= 1))
+        return 'no_spread';
+    if (summary.effective < unitsForSkew(unitSkew(summary)))
+        return 'few_units';
+    return null;
+}
+/** The share of a stratum of n effective units that may be unlike all of them, at one-sided level (1 − confidence)/2. */
+function unseenShare(effective, confidence) {
+    if (!(effective > 0))
+        return 1;
+    return -Math.expm1(Math.log((1 - confidence) / 2) / effective);
+}
+/**
+ * The interval the range alone supports around the strata's estimates: each stratum's estimate moved by its unseen
+ * share toward either end of the bounds, weighted. Every interval of a bounded column contains it.
+ */
+function rangeBound(strata, bounds, confidence) {
+    const estimates = stratumEstimates(strata);
+    let lo = 0;
+    let hi = 0;
+    strata.forEach((s, i) => {
+        const p = unseenShare(effectiveUnits(s), confidence);
+        const e = estimates[i];
+        lo += s.weight * (e - p * (e - bounds[0]));
+        hi += s.weight * (e + p * (bounds[1] - e));
+    });
+    return [lo, hi];
+}
+/**
+ * The smallest margin n effective units can support on a metric of range width R, for a candidate that changed
+ * nothing (every difference 0): p(n)·R. A non-inferiority margin below it cannot pass on n units by any valid test
+ * (init and explain state it; docs/statistics.md tabulates it).
+ */
+function smallestMargin(effective, range, confidence) {
+    return unseenShare(effective, confidence) * range;
+}
+/** The effective units at which an unchanged candidate supports `margin` on range width R: p(n)·R ≤ margin. */
+function unitsForMargin(margin, range, confidence) {
+    if (!(margin > 0) || !(range > 0) || margin >= range)
+        return null;
+    return Math.ceil(Math.log((1 - confidence) / 2) / Math.log1p(-margin / range));
+}
+
+/** Canonical text of a filter set, e.g. `category=faq&segment=new` (`all` for no filter). Used as cache and seed key. */
+function filterKey(filters) {
+    if (filters.length === 0)
+        return 'all';
+    return [...filters]
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+        .join('&');
+}
+/** Indices (into the table's fixed order) of the queries matching every filter. */
+function membersOf(table, filters) {
+    const n = table.ids.length;
+    if (filters.length === 0)
+        return Int32Array.from({ length: n }, (_, i) => i);
+    const columns = filters.map(([k, v]) => [table.attrs.get(k), v]);
+    const out = [];
+    for (let i = 0; i < n; i++)
+        if (columns.every(([col, v]) => col[i] === v))
+            out.push(i);
+    return Int32Array.from(out);
+}
+/** The distinct values of an attribute among the given members, sorted. */
+function valuesOf(table, attr, members) {
+    const column = table.attrs.get(attr);
+    const set = new Set();
+    for (const i of members)
+        set.add(column[i]);
+    return [...set].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+/**
+ * Every value's members of one attribute in one pass (value -> indices in the table's order): what makes
+ * thousands of slice values cost one pass over the queries instead of one pass per value.
+ */
+function membersByValue(table, attr) {
+    const column = table.attrs.get(attr);
+    const lists = new Map();
+    for (let i = 0; i < column.length; i++) {
+        let list = lists.get(column[i]);
+        if (!list)
+            lists.set(column[i], (list = []));
+        list.push(i);
+    }
+    const out = new Map();
+    for (const [v, list] of lists)
+        out.set(v, Int32Array.from(list));
+    return out;
+}
+
+/**
+ * The two questions decide asks of the queries themselves, answered by the engine when it has no rows (a
+ * warehouse's aggregates, src/stats/aggregate-engine.ts) and from the paired table otherwise.
+ */
+/** The distinct values of `attr` among the queries `filters` selects, sorted. */
+function sliceValues(table, stats, attr, filters) {
+    return stats.valuesOf ? stats.valuesOf(attr, filters) : valuesOf(table, attr, stats.members(filters));
+}
+/** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
+function regressionsPast(stats, check, filters, line) {
+    if (stats.regressionCount)
+        return stats.regressionCount(check, filters);
+    const { sign, threshold } = line;
+    const d = stats.differences(check.metric);
+    let count = 0;
+    let nonFinite = 0;
+    for (const i of stats.members(filters)) {
+        const worse = -sign * d[i];
+        if (!Number.isFinite(worse))
+            nonFinite++;
+        else if (worse > threshold)
+            count++;
+    }
+    return { count, nonFinite };
+}
+
+/**
+ * The fewest queries on which `rule` can pass (see {@link CheckDescription.fewestToPass}) at a confidence: an unchanged
+ * candidate clears a non-inferiority margin m on range width R once p(n)·R ≤ m; a level v is reached by a candidate at
+ * the range's best end b once p(n)·(b − a) ≤ |b − v|.
+ */
+function fewestToPass(rule, rules, confidence) {
+    const metric = rules.metrics.get(rule.metric);
+    const bounds = metric === undefined ? undefined : metricBounds(metric);
+    if (metric === undefined || bounds === undefined)
+        return null;
+    const width = bounds[1] - bounds[0];
+    const kind = rule.kind;
+    if (kind.type === 'non_inferior' && !kind.margin.relative)
+        return unitsForMargin(kind.margin.value, width, confidence);
+    if (kind.type === 'level') {
+        const best = metric.better === 'higher' ? bounds[1] : bounds[0];
+        return unitsForMargin(Math.abs(best - kind.value), width, confidence);
+    }
+    return null;
+}
+/**
+ * Whether a check is a statistical test of the change, and so a member of the multiplicity family: not a regression
+ * count, and not an absolute level (at_least / at_most judges one side's mean, with no test of a difference).
+ */
+function isStatistical(rule) {
+    return rule.kind.type !== 'max_regressions' && rule.kind.type !== 'level';
+}
+/** How many statistical units the family has when the rules alone determine it (no statistical per_slice check), else null. */
+function familySizeFromRules(rules) {
+    const statistical = rules.checks.filter(isStatistical);
+    return statistical.some((c) => c.perSlice !== undefined) ? null : statistical.length;
+}
+/** The confidence of every statistical interval when the rules alone fix it, else null (a per_slice check makes the family size depend on the data). */
+function familyConfidenceFromRules(rules) {
+    const m = familySizeFromRules(rules);
+    const { confidence, multiplicity } = rules.statistics;
+    if (multiplicity === 'none')
+        return confidence;
+    return m === null ? null : familyConfidence(confidence, m, multiplicity);
+}
+/** What `rule` demands, under `rules` (see {@link CheckDescription}). Pure. */
+function describeCheck(rule, rules) {
+    const kind = rule.kind;
+    const perSlice = rule.perSlice ?? null;
+    const always = ['no_queries', 'non_finite'];
+    const inconclusive = (reasons) => reasons.map((reason) => {
+        const policy = inconclusivePolicy(reason, rule);
+        return { reason, policy, counts: policyCounts(policy, rules) };
+    });
+    if (kind.type === 'max_regressions') {
+        return {
+            test: 'max_regressions',
+            statistical: false,
+            pass: ['holds'],
+            fail: ['too_many_regressions', ...always],
+            inconclusive: [],
+            minQueries: null,
+            perSlice,
+            confidence: rules.statistics.confidence,
+            fewestToPass: null
+        };
+    }
+    if (kind.type === 'level') {
+        return {
+            fewestToPass: fewestToPass(rule, rules, rules.statistics.confidence),
+            test: 'level',
+            statistical: false,
+            pass: ['holds'],
+            fail: ['beyond_level', ...always],
+            inconclusive: inconclusive(['interval_crosses_level', 'too_few_queries', 'interval_unreliable']),
+            minQueries: rules.queries.minPerSlice,
+            perSlice,
+            confidence: rules.statistics.confidence
+        };
+    }
+    const confidence = familyConfidenceFromRules(rules);
+    const base = {
+        statistical: true,
+        pass: ['holds'],
+        minQueries: rules.queries.minPerSlice,
+        perSlice,
+        confidence,
+        fewestToPass: fewestToPass(rule, rules, confidence ?? rules.statistics.confidence)
+    };
+    if (kind.type === 'non_inferior')
+        return {
+            ...base,
+            test: 'non_inferior',
+            fail: ['shown_worse', ...always],
+            inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable'])
+        };
+    if (kind.test !== 'bootstrap')
+        return {
+            ...base,
+            test: `superior_${kind.test}`,
+            fail: ['shown_worse', 'shown_not_better', ...always],
+            inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
+        };
+    return {
+        ...base,
+        test: 'superior_bootstrap',
+        fail: ['shown_worse', 'shown_not_better', ...always],
+        inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
+    };
+}
+/** How an inconclusive unit counts under `rules` for each policy: the verdict's rule in one place, for explain and the report's method table. */
+function describePolicies(rules) {
+    return {
+        on_inconclusive: policyCounts('on_inconclusive', rules),
+        on_too_few: policyCounts('on_too_few', rules),
+        superior_must_be_shown: policyCounts('superior_must_be_shown', rules)
+    };
+}
+
+/**
+ * Smallest / largest of a list, in a loop. `Math.min(...values)` passes every element as an argument, and
+ * V8 runs out of stack at around 45,000 of them ("Maximum call stack size exceeded"): the per_slice path
+ * died that way on a slice attribute with many values. Use these for any list whose length the input sets.
+ */
+/** The smallest value (Infinity for an empty list, as Math.min() gives); NaN if any value is NaN. */
+function minOf(values) {
+    let min = Infinity;
+    for (const v of values) {
+        if (Number.isNaN(v))
+            return NaN;
+        if (v < min)
+            min = v;
+    }
+    return min;
+}
+/** The largest value (-Infinity for an empty list, as Math.max() gives); NaN if any value is NaN. */
+function maxOf(values) {
+    let max = -Infinity;
+    for (const v of values) {
+        if (Number.isNaN(v))
+            return NaN;
+        if (v > max)
+            max = v;
+    }
+    return max;
+}
+/** Appends every item to `target` one by one (`target.push(...items)` has the same argument limit). */
+function pushAll(target, items) {
+    for (const item of items)
+        target.push(item);
+}
+
+/** Where the interval stands: 'short' before anything (a shown loss is never left undecided by the rule). */
+function standing(a) {
+    const sign = a.better === 'higher' ? 1 : -1;
+    const [worse, better] = sign > 0 ? [a.ci[0], a.ci[1]] : [-a.ci[1], -a.ci[0]];
+    const bar = sign * a.threshold;
     if (better < bar)
-        return { status: 'fail', reason: 'beyond_level' };
-    return { status: 'inconclusive', reason: 'interval_crosses_level' };
+        return 'short';
+    const clearsAt = (end) => (a.strict ? end > bar : end >= bar);
+    if (!clearsAt(worse)) {
+        // The data alone clear it; only what unseen units could change stands in the way: too few for the margin.
+        const own = a.own === undefined ? undefined : sign > 0 ? a.own[0] : -a.own[1];
+        return own !== undefined && clearsAt(own) ? 'unsupported' : 'straddles';
+    }
+    return a.unreliable === null ? 'clears' : 'unsupported';
+}
+/** The interval's ends in the better direction: [worse, better] (what a unit must clear, and what shows it short). */
+function inBetterDirection(ci, better) {
+    return better === 'higher' ? [ci[0], ci[1]] : [-ci[1], -ci[0]];
 }
 
 /**
@@ -5488,10 +6102,6 @@ function unitPValue(rule, c) {
         return c.tTest?.pValue ?? Number.NaN;
     return c.randomization.pValue;
 }
-/** True for a superior check that decides on a p-value (McNemar, t, randomization) rather than on its interval. */
-function decidesOnP(rule) {
-    return rule.kind.type === 'superior' && rule.kind.test !== 'bootstrap';
-}
 
 /**
  * Applies every check to its queries and turns the evidence into pass / fail / inconclusive, strictly as the
@@ -5514,8 +6124,7 @@ function decide(rules, table, stats, guards = []) {
     const raw = members.map(({ rule, filters }) => unitPValue(rule, stats.compare(rule.metric, filters, family.confidence)));
     const adjusted = adjustPValues(raw, method);
     const pOf = new Map(members.map(({ rule, filters }, i) => [unitKey(rule, filters), { raw: raw[i], adjusted: adjusted[i] }]));
-    const levelOf = candidateLevels(table, rules);
-    const context = { rules, stats, family, pOf, levelOf };
+    const context = { rules, stats, family, pOf };
     const checks = rules.checks.map((rule, i) => evaluateCheck(rule, sets[i], context));
     const { verdict, decidedBy, guards: counted } = decideVerdict(rules, guards, checks);
     return { verdict, decidedBy, checks, guards: counted, family };
@@ -5542,7 +6151,7 @@ function evaluateCheck(rule, sets, context) {
     return { rule, status, counts, units };
 }
 function evaluateUnit(rule, metric, filters, context) {
-    const { rules, stats, family, pOf, levelOf } = context;
+    const { rules, stats, family, pOf } = context;
     const statistical = isStatistical(rule);
     const comparison = stats.compare(rule.metric, filters, statistical ? family.confidence : rules.statistics.confidence);
     const p = pOf.get(unitKey(rule, filters));
@@ -5564,76 +6173,101 @@ function evaluateUnit(rule, metric, filters, context) {
     // Zero queries: nothing was examined, so the unit fails before any kind-specific logic could call it a pass.
     if (comparison.n === 0)
         return unit('fail', 'no_queries');
-    if (kind.type === 'max_regressions') {
-        const { count, nonFinite } = regressionsPast(stats, rule, filters, { sign, threshold: kind.threshold });
-        const n = comparison.n;
-        const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x) => x !== undefined);
-        const limit = minOf(limits);
-        // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
-        if (nonFinite > 0 || !Number.isFinite(limit))
-            return unit('fail', 'non_finite', 0, {
-                regressions: count,
-                regressionLimit: Number.isFinite(limit) ? limit : null
-            });
-        const counted = { regressions: count, regressionLimit: limit };
-        if (tooFewSeeds(rules, stats))
-            return unit('inconclusive', 'too_few_seeds', 0, counted);
-        return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, counted);
-    }
+    if (kind.type === 'max_regressions')
+        return regressionUnit(rule, filters, { context, sign, unit });
     if (kind.type === 'level') {
-        // An absolute level: the candidate's mean and its interval (src/decide/floor.ts), after the guards every kind has.
-        const level = levelOf(rule.metric, filters, stats.members(filters), comparison.confidence);
+        // An absolute level: the candidate's mean and its interval, by the level's law (src/stats/comparison.ts).
+        const level = stats.level(rule.metric, filters, comparison.confidence);
         const withLevel = (status, reason) => ({ ...unit(status, reason), level });
-        if (!Number.isFinite(level.mean) || (level.ci !== null && !level.ci.every(Number.isFinite)))
+        if (!Number.isFinite(level.mean) || !level.ci.every(Number.isFinite))
             return withLevel('fail', 'non_finite');
         if (tooFewSeeds(rules, stats))
             return withLevel('inconclusive', 'too_few_seeds');
         if (comparison.n < rules.queries.minPerSlice)
             return withLevel('inconclusive', 'too_few_queries');
-        const outcome = levelOutcome(kind, metric, level);
-        return withLevel(outcome.status, outcome.reason);
+        const at = standing({
+            ci: level.ci,
+            own: level.ownCi,
+            threshold: kind.value,
+            better: metric.better,
+            strict: false,
+            unreliable: level.unreliable
+        });
+        return withLevel(...LEVEL_WORDS[at]);
     }
     const margin = kind.margin.relative ? kind.margin.value * Math.abs(comparison.baseline) : kind.margin.value;
-    const [lo, hi] = sign > 0 ? comparison.ci : [-comparison.ci[1], -comparison.ci[0]];
-    // A superior check on McNemar, the t-test or the randomization test decides on its (family-adjusted) p-value, so that is evidence to check too.
-    const testP = decidesOnP(rule) ? (p?.adjusted ?? unitPValue(rule, comparison)) : 0;
-    const finite = [comparison.baseline, comparison.candidate, comparison.delta, lo, hi, margin, testP].every(Number.isFinite);
+    // A superior check on McNemar, the t-test or the randomization test also needs its (family-adjusted) p-value.
+    const byTest = kind.type === 'superior' && kind.test !== 'bootstrap';
+    const testP = byTest ? (p?.adjusted ?? unitPValue(rule, comparison)) : 0;
+    const finite = [comparison.baseline, comparison.candidate, comparison.delta, ...comparison.ci, margin, testP].every(Number.isFinite);
     // Non-finite evidence fails before anything else can make the unit inconclusive (which on_inconclusive: pass would pass).
-    if (comparison.n > 0 && !finite)
+    if (!finite)
         return unit('fail', 'non_finite', margin);
     if (tooFewSeeds(rules, stats))
         return unit('inconclusive', 'too_few_seeds', margin);
     if (comparison.n < rules.queries.minPerSlice)
         return unit('inconclusive', 'too_few_queries', margin);
-    if (!finite)
-        return unit('fail', 'non_finite', margin);
-    // An interval that cannot support a pass (src/stats/interval-choice.ts) leaves the unit inconclusive where it would
-    // pass; a unit it shows worse still fails (failing on thin evidence is never a false pass).
-    const pass = () => comparison.unreliable === null ? unit('pass', 'holds', margin) : unit('inconclusive', 'interval_unreliable', margin);
-    if (kind.type === 'non_inferior') {
-        if (lo >= -margin)
-            return pass();
-        if (hi < -margin)
-            return unit('fail', 'shown_worse', margin);
-        return unit('inconclusive', 'interval_crosses_margin', margin);
+    // Every kind reads the same interval against its threshold (src/decide/core.ts), under the one reliability rule.
+    const superior = kind.type === 'superior';
+    const at = standing({
+        ci: comparison.ci,
+        own: comparison.ownCi,
+        threshold: superior ? sign * margin : -sign * margin,
+        better: metric.better,
+        strict: superior,
+        unreliable: comparison.unreliable
+    });
+    if (!superior)
+        return unit(...NON_INFERIOR_WORDS[at], margin);
+    if (at === 'short') {
+        const better = sign > 0 ? comparison.ci[1] : -comparison.ci[0];
+        return unit('fail', better < 0 ? 'shown_worse' : 'shown_not_better', margin);
     }
-    if (kind.test !== 'bootstrap') {
-        // testP is the family-adjusted p (the test's own p without multiplicity), already checked finite above. The
-        // direction: McNemar's gained against lost; the t and randomization tests' mean change.
+    if (byTest) {
+        // The test's p decides "better" only where the interval agrees: a p-value cannot pass what the rule refuses,
+        // and the sign-flip test's null (symmetry) is not a mean of zero. Its direction: McNemar's gained against lost.
         const up = kind.test === 'mcnemar' ? comparison.gained - comparison.lost : comparison.delta;
-        const better = sign * up > 0;
-        const worse = sign * up < 0;
-        if (testP < kind.alpha && better)
-            return unit('pass', 'holds', margin);
-        if (testP < kind.alpha && worse)
+        if (testP < kind.alpha && sign * up < 0)
             return unit('fail', 'shown_worse', margin);
-        return unit('inconclusive', 'not_shown_better', margin);
+        if (at === 'clears' && !(testP < kind.alpha && sign * up > 0))
+            return unit('inconclusive', 'not_shown_better', margin);
     }
-    if (lo > margin)
-        return pass();
-    if (hi < margin)
-        return unit('fail', hi < 0 ? 'shown_worse' : 'shown_not_better', margin);
-    return unit('inconclusive', 'not_shown_better', margin);
+    return unit(...SUPERIOR_WORDS[at], margin);
+}
+/** Each standing (src/decide/core.ts) in the words of a non_inferior unit, a superior one and a level. */
+const NON_INFERIOR_WORDS = {
+    clears: ['pass', 'holds'],
+    short: ['fail', 'shown_worse'],
+    straddles: ['inconclusive', 'interval_crosses_margin'],
+    unsupported: ['inconclusive', 'interval_unreliable']
+};
+const SUPERIOR_WORDS = {
+    clears: ['pass', 'holds'],
+    short: ['fail', 'shown_not_better'],
+    straddles: ['inconclusive', 'not_shown_better'],
+    unsupported: ['inconclusive', 'interval_unreliable']
+};
+const LEVEL_WORDS = {
+    clears: ['pass', 'holds'],
+    short: ['fail', 'beyond_level'],
+    straddles: ['inconclusive', 'interval_crosses_level'],
+    unsupported: ['inconclusive', 'interval_unreliable']
+};
+/** A max_regressions unit: a count of queries past the threshold against the limit (not a statistical test). */
+function regressionUnit(rule, filters, site) {
+    const { context, sign, unit } = site;
+    const kind = rule.kind;
+    const { count, nonFinite } = regressionsPast(context.stats, rule, filters, { sign, threshold: kind.threshold });
+    const n = context.stats.compare(rule.metric, filters, context.rules.statistics.confidence).n;
+    const limits = [kind.count, kind.share === undefined ? undefined : Math.floor(kind.share * n + 1e-9)].filter((x) => x !== undefined);
+    const limit = minOf(limits);
+    // A NaN difference is neither a regression nor not one: counting it as "not regressed" would pass silently.
+    if (nonFinite > 0 || !Number.isFinite(limit))
+        return unit('fail', 'non_finite', 0, { regressions: count, regressionLimit: Number.isFinite(limit) ? limit : null });
+    const counted = { regressions: count, regressionLimit: limit };
+    if (tooFewSeeds(context.rules, context.stats))
+        return unit('inconclusive', 'too_few_seeds', 0, counted);
+    return unit(count <= limit ? 'pass' : 'fail', count <= limit ? 'holds' : 'too_many_regressions', 0, counted);
 }
 /**
  * statistics.min_seeds: a side with fewer seed files than the rules ask has not measured training noise, so
@@ -5647,12 +6281,14 @@ function tooFewSeeds(rules, stats) {
     return Math.min(seeds.baseline, seeds.candidate) < min;
 }
 /**
- * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's
- * confidence (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit
- * could be settled by more queries, about how many more would give it an 80% chance to pass if the candidate truly
- * changes nothing (the plan a non-inferiority check is sized for; never the observed difference, which is noise).
- * A superior check has no planned gain in the rules, and seed replicates need more seeds, not queries: no figure.
- * At least enough to reach min_per_slice.
+ * Power figures of a statistical unit: the smallest difference detectable with 80% power at the unit's confidence
+ * (Student's t with the comparison's degrees of freedom) and, when an inconclusive non_inferior unit could be settled
+ * by more queries, about how many more would give it an 80% chance to pass if the candidate truly changes nothing
+ * (the plan a non-inferiority check is sized for; never the observed difference, which is noise): enough for the
+ * interval's width, and on a bounded metric enough for the range's bound to allow the margin (the reliability rule,
+ * src/stats/reliability.ts). Said only where no change is plausible (the interval holds 0): more queries are no
+ * advice for a change the data already show. A superior check has no planned gain in the rules, and seed replicates
+ * need more seeds, not queries: no figure. At least enough to reach min_per_slice.
  */
 function powerOf(status, c, rules, demand) {
     const { kind, margin } = demand;
@@ -5660,109 +6296,24 @@ function powerOf(status, c, rules, demand) {
     if (status !== 'inconclusive')
         return { mde, moreQueries: null };
     const floor = Math.max(0, rules.queries.minPerSlice - c.n);
-    const more = kind.type === 'non_inferior' && c.interval !== 'seeds-t'
-        ? queriesToSettle({
+    const plausible = c.ci[0] <= 0 && 0 <= c.ci[1];
+    let more = null;
+    if (kind.type === 'non_inferior' && c.interval !== 'seeds-t' && plausible) {
+        more = queriesToSettle({
             n: c.n,
             se: c.se,
             df: c.df,
             units: c.clusters ?? c.n,
             distance: margin,
             confidence: c.confidence
-        })
-        : null;
+        });
+        const bounds = metricBounds(rules.metrics.get(c.metric));
+        const units = bounds === undefined ? null : unitsForMargin(margin, bounds[1] - bounds[0], c.confidence);
+        // In queries: effective units grow with the queries at the same cluster sizes and strata.
+        if (units !== null && c.effective > 0)
+            more = Math.max(more ?? 0, Math.ceil((units * c.n) / c.effective) - c.n);
+    }
     return { mde, moreQueries: more === null ? (floor > 0 ? floor : null) : Math.max(more, floor) };
-}
-
-/**
- * Exact two-sided McNemar test for paired pass/fail outcomes: under "no difference", each discordant pair
- * (gained: baseline failed and candidate passed; lost: the reverse) goes either way with probability 1/2,
- * so gained ~ Binomial(gained + lost, 1/2). p = min(1, 2 * P(X <= min(gained, lost))).
- * Reference: McNemar(60, 40) = 0.0568879336409808 (exact binomial sum, see the test), McNemar(20, 0) = 2/2^20.
- */
-function mcnemarExact(gained, lost) {
-    if (!Number.isInteger(gained) || !Number.isInteger(lost) || gained < 0 || lost < 0)
-        return Number.NaN;
-    const n = gained + lost;
-    if (n === 0)
-        return 1;
-    const k = Math.min(gained, lost);
-    let tail;
-    if (n <= 1000) {
-        // pmf(0) = 2^-n is exact in binary; pmf(j+1) = pmf(j) * (n - j) / (j + 1).
-        let term = Math.pow(2, -n);
-        tail = term;
-        for (let j = 0; j < k; j++) {
-            term = (term * (n - j)) / (j + 1);
-            tail += term;
-        }
-    }
-    else {
-        // Beyond 1000 discordant pairs 2^-n underflows: sum from the largest term downwards in log space.
-        let logTerm = logChoose(n, k) - n * Math.LN2;
-        tail = 0;
-        for (let j = k; j >= 0; j--) {
-            const t = Math.exp(logTerm);
-            tail += t;
-            if (t < tail * 1e-17)
-                break;
-            logTerm += Math.log(j) - Math.log(n - j + 1);
-        }
-    }
-    return Math.min(1, 2 * tail);
-}
-function logChoose(n, k) {
-    let s = 0;
-    for (let i = 1; i <= k; i++)
-        s += Math.log(n - k + i) - Math.log(i);
-    return s;
-}
-
-/**
- * Fewest independent queries for a non-binary metric's interval to support a pass. Measured: with 70% of the
- * differences zero and losses in 10% of the queries, no interval can hold a 0.035 false-pass rate at 30 queries
- * (the sample lacks every loss with probability 0.9^30 = 0.042, and then looks like a gain); at 40 the
- * skew-corrected t gives 0.014 (percentile bootstrap 0.095, studentized bootstrap 0.029; at 30 it gives 0.048).
- */
-const MIN_QUERIES_SKEW = 40;
-/**
- * Fewest clusters for a clustered interval to support a pass. Measured: with the effect in 20% of the clusters,
- * 10 clusters lack it entirely with probability 0.8^10 = 0.107, beyond any method (all pass 0.13–0.14); with 20
- * clusters the skew-corrected t holds 0.022 (cluster-robust t with clusters − 1 df: 0.076, wild cluster bootstrap:
- * 0.076).
- */
-const MIN_CLUSTERS = 20;
-/**
- * The method of a comparison. `auto` (the default): Tango's score interval for a binary metric on independent,
- * equally weighted queries; Hall's skew-corrected t otherwise (continuous metrics, clusters, target weights).
- * `percentile` and `bca` are the bootstrap as the rules ask, everywhere.
- */
-function chooseInterval(setting, binary, independent) {
-    if (setting !== 'auto')
-        return setting;
-    return binary && independent ? 'score' : 'skew-t';
-}
-/**
- * Why this interval is no evidence for a pass, or null when it is. Every method: an interval without width,
- * fewer than two clusters, or a stratum of one unit. The skew-corrected t also needs
- * {@link MIN_QUERIES_SKEW} queries (independent) or {@link MIN_CLUSTERS} clusters, below which its level is
- * not assured on the designs that measured it. A non-finite interval is not judged here (decide fails it).
- */
-function unreliableInterval(method, design, ci) {
-    if (design.units === 0)
-        return null;
-    if (design.clusters !== null && design.clusters < 2)
-        return 'few_clusters';
-    if (design.strata.some((s) => s.size < 2))
-        return 'single_unit_stratum';
-    if (Number.isFinite(ci[0]) && Number.isFinite(ci[1]) && !(ci[1] > ci[0]))
-        return 'no_spread';
-    if (method === 'skew-t') {
-        if (design.clusters !== null)
-            return design.clusters < MIN_CLUSTERS ? 'few_clusters' : null;
-        if (design.units < MIN_QUERIES_SKEW)
-            return 'few_queries';
-    }
-    return null;
 }
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
@@ -5824,69 +6375,25 @@ function bisect(f, lo, hi) {
 }
 
 /**
- * A standard error at or below this share of the estimate is rounding of equal differences (ten queries each
- * +0.1 sum to 1.0000000000000002), not a spread: such data give no interval.
- */
-const NO_SPREAD$1 = 1e-12;
-/**
- * Hall's (1992) skewness-corrected t interval for the design's estimate, with Student t quantiles.
+ * Hall's (1992) skewness-corrected t, the transformation src/stats/interval.ts applies to a column's summary.
  *
  * Why: per-query differences of retrieval metrics are often far from symmetric (most queries unchanged, a few
- * lose a lot). The sampling distribution of the studentized mean is then skewed, and a symmetric interval (t, or
- * the percentile bootstrap, which is no better at these sizes) misses the truth on the side of the rare losses far
- * more often than its nominal 2.5%: the side a non-inferiority check reads. Hall's transformation removes the skew
- * to second order, as the studentized bootstrap does, but in closed form (O(units), no resampling):
+ * lose a lot). The sampling distribution of the studentized mean is then skewed, and a symmetric interval misses
+ * the truth on the side of the rare losses more often than its nominal 2.5%: the side a non-inferiority check reads.
+ * Hall's transformation removes the skew to second order, as the studentized bootstrap does, in closed form:
  *
  *   g(T) = T + (a/3)·T² + (a²/27)·T³ + a/6,   a = the skew of the estimate (γ̂/√n for a mean),
  *   interval = [θ̂ − se·g⁻¹(t), θ̂ − se·g⁻¹(−t)],   g⁻¹(x) = (3/a)·(∛(1 + a·(x − a/6)) − 1),
  *
  * t = Student's (1 + confidence)/2 quantile with the design's degrees of freedom. g is increasing on the whole
- * line ((1 + aT/3)² ≥ 0), so g⁻¹ is defined everywhere; with a = 0 it is the t interval. The same linearised terms
- * as the cluster-robust standard error (src/stats/linear.ts) give the skew, so clusters (units = clusters, df =
- * clusters − 1) and target-weight strata (Satterthwaite df) are handled alike.
+ * line ((1 + aT/3)² ≥ 0), so g⁻¹ is defined everywhere; with a = 0 it is the t interval. The estimated skew can
+ * also shorten an end (on the samples short of the rare losses it points the wrong way), so the gate never uses an
+ * end narrower than Student's t (src/stats/interval.ts).
  *
- * Null when there is no spread (se = 0) or no degree of freedom: no interval can be read from such data.
  * References: P. Hall, "On the removal of skewness by transformation", JRSS B 54 (1992) 221–228; X.-H. Zhou and
  * S. Gao, "One-sided confidence intervals for means of positively skewed distributions", The American
- * Statistician 54 (2000) 100–104 (Hall's interval and the bootstrap-t are the two that hold their one-sided level).
+ * Statistician 54 (2000) 100–104.
  */
-function skewTInterval(design, c, confidence) {
-    const { se } = linearSe(design, c);
-    const { df, skew } = moments$1(design, c);
-    return hallInterval(estimate(design, c), { se, df, skew }, confidence);
-}
-/**
- * The same interval from per-stratum moments instead of the rows (gate --aggregates, src/stats/aggregate-engine.ts):
- * with f_s = weight_s / size_s the linearised terms' sums are Σe² = f_s²·m2_s and Σe³ = f_s³·m3_s, so the standard
- * error, the skew and Satterthwaite's degrees of freedom are those {@link skewTInterval} computes from the units.
- */
-function skewTFromMoments(est, strata, confidence) {
-    let second = 0;
-    let third = 0;
-    let total = 0;
-    let perDf = 0;
-    for (const s of strata) {
-        if (s.size < 2)
-            continue;
-        const f = s.weight / s.size;
-        const ss = f * f * s.m2;
-        second += ss;
-        third += f * f * f * s.m3;
-        const v = (s.size / (s.size - 1)) * ss;
-        total += v;
-        perDf += (v * v) / (s.size - 1);
-    }
-    const skew = second > 0 ? third / Math.pow(second, 1.5) : Number.NaN;
-    return hallInterval(est, { se: Math.sqrt(total), df: perDf > 0 ? (total * total) / perDf : 0, skew }, confidence);
-}
-/** Hall's interval from the estimate, its standard error, degrees of freedom and skew; null without spread or df. */
-function hallInterval(est, m, confidence) {
-    const { se, df, skew } = m;
-    if (!(se > NO_SPREAD$1 * Math.abs(est)) || !(df >= 1) || !Number.isFinite(est) || !Number.isFinite(skew))
-        return null;
-    const t = tQuantile(1 - (1 - confidence) / 2, df);
-    return { ci: [est - se * inverseHall(t, skew), est - se * inverseHall(-t, skew)], se, df, skew };
-}
 /** g⁻¹(x) for skew a: x when a is 0, else (3/a)·(∛(1 + a·(x − a/6)) − 1), with ∛(1 + y) − 1 = expm1(log1p(y)/3) near 0. */
 function inverseHall(x, a) {
     if (a === 0)
@@ -5895,94 +6402,300 @@ function inverseHall(x, a) {
     const root = y > -1 ? Math.expm1(Math.log1p(y) / 3) : Math.cbrt(1 + y) - 1;
     return (3 / a) * root;
 }
-/**
- * The skew of the estimate and Satterthwaite's degrees of freedom over strata, from the units' linearised terms
- * e_u = w_s·(value_u − est_s·count_u)/den_s: skew = Σe³ / (Σe²)^{3/2}; with V_s = n_s/(n_s − 1)·Σ_{u∈s} e², df =
- * (Σ V_s)² / Σ V_s²/(n_s − 1) — n − 1 (or clusters − 1) with one stratum. A stratum of one unit adds nothing to
- * either (its variance cannot be estimated; the comparison is then marked unreliable, src/stats/interval-choice.ts).
- */
-function moments$1(design, c) {
-    const { k, values, counts } = design;
-    let second = 0;
-    let third = 0;
-    let total = 0;
-    let perDf = 0;
-    for (const s of design.strata) {
-        if (s.size < 2)
-            continue;
-        const den = denominator(design, s);
-        let sum = 0;
-        for (let u = s.start; u < s.start + s.size; u++)
-            sum += values[u * k + c];
-        const est = sum / den;
-        let ss = 0;
-        for (let u = s.start; u < s.start + s.size; u++) {
-            const e = (s.weight * (values[u * k + c] - est * (counts ? counts[u] : 1))) / den;
-            ss += e * e;
-            third += e * e * e;
-        }
-        second += ss;
-        const v = (s.size / (s.size - 1)) * ss;
-        total += v;
-        perDf += (v * v) / (s.size - 1);
-    }
-    const skew = second > 0 ? third / Math.pow(second, 1.5) : Number.NaN;
-    return { df: perDf > 0 ? (total * total) / perDf : 0, skew };
-}
 
-/**
- * An interval for the mean difference when every observed difference is the same value c (a candidate identical
- * to the baseline on every query: c = 0). The spread is 0, so no t or bootstrap interval has width, and a point is
- * no evidence: unseen queries may differ. What the data do bound is how many could: if a share p of the
- * population had another difference, n units would all agree with probability (1 − p)^n, so with confidence
- * 1 − alpha/2 the share is below p_u = 1 − (alpha/2)^(1/n) (the "rule of three", about 3.7/n at 95%). Those differ
- * from c by at most the metric's declared range R in either direction, so the mean lies in
- *
- *   [c − p_u·(R + c), c + p_u·(R − c)]   (clipped to [−R, R]),
- *
- * with coverage at least 1 − alpha/2 (two one-sided statements about one share). It is the continuous counterpart
- * of the score interval of a binary metric with every query tied (±z²/(n + z²), src/stats/score-interval.ts):
- * 1,000 identical queries on a metric in [0, 1] bound the change to ±0.0037; 40 only to ±0.088.
- */
-function tiedBound(common, units, range, confidence) {
-    const share = -Math.expm1(Math.log((1 - confidence) / 2) / units);
-    return [Math.max(-range, common - share * (range + common)), Math.min(range, common + share * (range - common))];
+/** The hull of two intervals (the outer ends). */
+function hull(a, b) {
+    return [Math.min(a[0], b[0]), Math.max(a[1], b[1])];
 }
-
+/** Student's t interval on the summary's standard error, or the point without spread or degrees of freedom. */
+function studentInterval(s, confidence) {
+    if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.estimate))
+        return [s.estimate, s.estimate];
+    const t = tQuantile(1 - (1 - confidence) / 2, s.df);
+    return [s.estimate - t * s.se, s.estimate + t * s.se];
+}
 /**
- * The interval statistics.interval auto gives one comparison, and its degrees of freedom when a t quantile made it
- * (null otherwise): Tango's score interval, Hall's skew-corrected t, or, when every difference is the same and the
- * metric has a range, the rule-of-three bound. One function for the engine (src/stats/compare.ts), the aggregates'
- * engine (src/stats/aggregate-engine.ts) and the calibration study (bench/calibration), so the study measures
- * exactly what the gate computes, from rows or from a warehouse.
+ * Hall's (1992) skew-corrected t interval from the summary (src/stats/skew-t.ts has the transformation and why), or
+ * Student's when there is no spread or no skew to correct. Widened to Student's on both ends: the skewness is itself
+ * estimated, and on the samples that pass it is the one short of the rare losses, where the correction would narrow
+ * the deciding end (issue 32: 0.05–0.07 false passes at 45–400 queries on point-mass metrics, where t holds).
  */
+function skewT(s, confidence) {
+    const t = studentInterval(s, confidence);
+    if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.skew) || s.skew === 0)
+        return { ci: t, widened: null };
+    const q = tQuantile(1 - (1 - confidence) / 2, s.df);
+    const hall = [
+        s.estimate - s.se * inverseHall(q, s.skew),
+        s.estimate - s.se * inverseHall(-q, s.skew)
+    ];
+    const ci = hull(hall, t);
+    return { ci, widened: ci[0] !== hall[0] || ci[1] !== hall[1] ? 'student' : null };
+}
+/** Clopper–Pearson's interval of k successes in n: the Beta(α/2; k, n − k + 1) and Beta(1 − α/2; k + 1, n − k) quantiles. */
+function exactProportion(k, n, confidence) {
+    if (!(n > 0) || !(k >= 0 && k <= n))
+        return [Number.NaN, Number.NaN];
+    const a = (1 - confidence) / 2;
+    return [k === 0 ? 0 : betaQuantile(a, k, n - k + 1), k === n ? 1 : betaQuantile(1 - a, k + 1, n - k)];
+}
+/** A column's interval by a closed-form law, widened by the shared bounds. */
 function closedFormInterval(input) {
-    const { method, estimate, confidence } = input;
-    if (method === 'score')
-        return {
-            interval: { ci: pairedScoreInterval(input.gained, input.lost, input.n, confidence), method, note: null },
-            df: null
-        };
-    const shape = 'design' in input ? input.design : input.shape;
-    const t = 'design' in input
-        ? skewTInterval(input.design, input.column, confidence)
-        : skewTFromMoments(estimate, input.moments, confidence);
-    if (t)
-        return { interval: { ci: t.ci, method, note: null }, df: t.df };
-    if (input.range !== undefined && !input.weighted && shape.units >= 2 && Number.isFinite(estimate)) {
-        const ci = tiedBound(estimate, shape.units, input.range[1] - input.range[0], confidence);
-        const unit = shape.clusters === null ? 'query' : 'cluster';
-        return {
-            interval: {
-                ci,
-                method: 'tied-bound',
-                note: `every ${unit} has the same difference: the interval bounds what unseen ones could change, within the metric's range`
-            },
-            df: null
-        };
+    const { law, strata, bounds, confidence, better } = input;
+    const summary = summarise(strata);
+    const counts = input.counts ?? { gained: 0, lost: 0, successes: 0, n: 0 };
+    if (law === 'exact') {
+        const ci = exactProportion(counts.successes, counts.n, confidence);
+        return { ci, own: ci, method: law, df: null, widened: null, note: null, summary };
     }
-    // No spread and no range to bound it, or no degree of freedom: the estimate alone, which unreliableInterval refuses as evidence.
-    return { interval: { ci: [estimate, estimate], method, note: null }, df: null };
+    let ci;
+    let widened = null;
+    let df = null;
+    if (law === 'score')
+        ci = pairedScoreInterval(counts.gained, counts.lost, counts.n, confidence);
+    else {
+        const t = skewT(summary, confidence);
+        ci = t.ci;
+        widened = t.widened;
+        df = summary.se > 0 && summary.df >= 1 ? summary.df : null;
+    }
+    return { ...widen({ ci, widened }, { strata, bounds, confidence, better }), method: law, df, note: null, summary };
+}
+/** Widens an interval to Student's t (when asked) and its worse end to the range's bound (a bounded column). */
+function widen(interval, input) {
+    let { ci, widened } = interval;
+    if (input.student === true) {
+        const t = hull(ci, studentInterval(summarise(input.strata), input.confidence));
+        if (t[0] !== ci[0] || t[1] !== ci[1])
+            widened = 'student';
+        ci = t;
+    }
+    const own = ci;
+    if (input.bounds !== undefined && input.strata.length > 0 && ci.every(Number.isFinite)) {
+        const bound = rangeBound(input.strata, input.bounds, input.confidence);
+        const r = input.better === 'higher' ? [Math.min(ci[0], bound[0]), ci[1]] : [ci[0], Math.max(ci[1], bound[1])];
+        if (r[0] !== ci[0] || r[1] !== ci[1])
+            widened = 'range';
+        ci = r;
+    }
+    return { ci, own, widened };
+}
+
+/**
+ * Exact two-sided McNemar test for paired pass/fail outcomes: under "no difference", each discordant pair
+ * (gained: baseline failed and candidate passed; lost: the reverse) goes either way with probability 1/2,
+ * so gained ~ Binomial(gained + lost, 1/2). p = min(1, 2 * P(X <= min(gained, lost))).
+ * Reference: McNemar(60, 40) = 0.0568879336409808 (exact binomial sum, see the test), McNemar(20, 0) = 2/2^20.
+ */
+function mcnemarExact(gained, lost) {
+    if (!Number.isInteger(gained) || !Number.isInteger(lost) || gained < 0 || lost < 0)
+        return Number.NaN;
+    const n = gained + lost;
+    if (n === 0)
+        return 1;
+    const k = Math.min(gained, lost);
+    let tail;
+    if (n <= 1000) {
+        // pmf(0) = 2^-n is exact in binary; pmf(j+1) = pmf(j) * (n - j) / (j + 1).
+        let term = Math.pow(2, -n);
+        tail = term;
+        for (let j = 0; j < k; j++) {
+            term = (term * (n - j)) / (j + 1);
+            tail += term;
+        }
+    }
+    else {
+        // Beyond 1000 discordant pairs 2^-n underflows: sum from the largest term downwards in log space.
+        let logTerm = logChoose(n, k) - n * Math.LN2;
+        tail = 0;
+        for (let j = k; j >= 0; j--) {
+            const t = Math.exp(logTerm);
+            tail += t;
+            if (t < tail * 1e-17)
+                break;
+            logTerm += Math.log(j) - Math.log(n - j + 1);
+        }
+    }
+    return Math.min(1, 2 * tail);
+}
+function logChoose(n, k) {
+    let s = 0;
+    for (let i = 1; i <= k; i++)
+        s += Math.log(n - k + i) - Math.log(i);
+    return s;
+}
+
+/** The comparison of one metric in one subset (see the module comment). */
+function compareFrom(of, facts, evidence) {
+    const { metric, confidence, statistics } = of;
+    const law = differenceLaw(statistics, metric);
+    const bounds = differenceBounds(metric);
+    const { counts } = evidence;
+    const n = facts.n;
+    const binaryCounts = { gained: counts.gained, lost: counts.lost, successes: 0, n };
+    const closed = law === 'score' || law === 'skew-t'
+        ? closedFormInterval({
+            law,
+            strata: evidence.difference,
+            counts: binaryCounts,
+            bounds,
+            confidence,
+            better: metric.better
+        })
+        : null;
+    const summary = closed?.summary ?? summarise(evidence.difference);
+    const level = summarise(evidence.candidate);
+    const baseline = summarise(evidence.baseline).estimate;
+    let ci;
+    let own;
+    let widened;
+    let method;
+    let note = null;
+    let df = summary.df;
+    if (closed !== null) {
+        ci = closed.ci;
+        own = closed.own;
+        widened = closed.widened;
+        method = closed.method;
+        if (closed.df !== null)
+            df = closed.df;
+    }
+    else if (evidence.resampled !== null) {
+        const r = evidence.resampled.interval;
+        method = r.method;
+        note = r.note;
+        ({ ci, own, widened } = widen({ ci: r.ci, widened: null }, { strata: evidence.difference, bounds, confidence, student: true, better: metric.better }));
+    }
+    else
+        throw new Error(`the ${law} interval needs the bootstrap's resamples`);
+    const notes = [...facts.notes];
+    if (note)
+        notes.push(note);
+    const unreliable = unreliability({
+        strata: evidence.difference,
+        summary,
+        bounds,
+        clusters: facts.clusters !== null,
+        scale: Math.max(Math.abs(baseline), Math.abs(level.estimate))
+    });
+    const counted = countedFields({ binary: metric.binary, independent: independent(statistics), n, ...counts }, notes);
+    return {
+        metric: metric.name,
+        slice: of.slice.map(([k, v]) => [k, v]),
+        n,
+        baseline,
+        candidate: level.estimate,
+        delta: summary.estimate,
+        relativeDelta: relativeDelta(baseline, summary.estimate),
+        ci,
+        ownCi: own,
+        confidence,
+        ...counted,
+        interval: method,
+        widened,
+        intervalNote: note,
+        unreliable,
+        resampling: evidence.resampled?.law ?? null,
+        randomization: evidence.randomization,
+        tTest: tTestOf(summary, confidence),
+        se: summary.se,
+        df,
+        // Below the spread tolerance the differences are rounding: their skewness is noise of the summation order.
+        unitSkew: summary.se > SPREAD_TOLERANCE * Math.max(Math.abs(baseline), Math.abs(level.estimate))
+            ? summary.skew * Math.sqrt(summary.effective)
+            : 0,
+        effective: summary.effective,
+        clusters: facts.clusters,
+        mix: statistics.weights ? mixOf(statistics.weights.by, facts, evidence) : null,
+        notes
+    };
+}
+/** The candidate's level in one subset: exact (binary, independent queries) or skew-t, widened by the shared bounds. */
+function levelFrom(of, facts, evidence) {
+    const { metric, confidence, statistics } = of;
+    const law = levelLaw(statistics, metric);
+    const bounds = metricBounds(metric);
+    const successes = evidence.candidate.reduce((a, s) => a + s.sum, 0);
+    const closed = closedFormInterval({
+        law,
+        strata: evidence.candidate,
+        counts: { gained: 0, lost: 0, successes: Math.round(successes), n: facts.n },
+        bounds,
+        confidence,
+        better: metric.better
+    });
+    const unreliable = law === 'exact'
+        ? null
+        : unreliability({
+            strata: evidence.candidate,
+            summary: closed.summary,
+            bounds,
+            clusters: facts.clusters !== null,
+            scale: Math.abs(closed.summary.estimate)
+        });
+    return {
+        mean: closed.summary.estimate,
+        ci: closed.ci,
+        ownCi: closed.own,
+        confidence,
+        method: law,
+        df: closed.df,
+        widened: closed.widened,
+        unreliable
+    };
+}
+/** The paired t cross-check from the summary: interval and two-sided p, or null without spread. */
+function tTestOf(s, confidence) {
+    if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.estimate))
+        return null;
+    return { ci: studentInterval(s, confidence), pValue: tTwoSided(s.estimate / s.se, s.df), df: s.df, se: s.se };
+}
+/**
+ * The fields of a comparison that follow from its counts alone: McNemar on a binary metric's discordant pairs when
+ * queries are independent (else a note saying why not), the discordant pairs, wins, losses and ties.
+ */
+function countedFields(counts, notes) {
+    const { binary, gained, lost, wins, losses } = counts;
+    const mcnemar = binary && counts.independent;
+    if (binary && !mcnemar)
+        notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
+    return {
+        pValue: mcnemar ? mcnemarExact(gained, lost) : null,
+        test: mcnemar ? 'mcnemar' : null,
+        gained: binary ? gained : null,
+        lost: binary ? lost : null,
+        wins,
+        losses,
+        ties: counts.n - wins - losses
+    };
+}
+/** The change relative to the baseline's mean, null where that mean is 0 or not finite. */
+function relativeDelta(baseline, delta) {
+    return baseline === 0 || !Number.isFinite(baseline) ? null : delta / Math.abs(baseline);
+}
+/** Σ_s share_s · sum_s / den_s over a column's strata with other weights (the observed mix). */
+function estimateWith(strata, shares) {
+    let total = 0;
+    strata.forEach((s, i) => (total += (shares[i] * s.sum) / s.den));
+    return strata.length === 0 ? Number.NaN : total;
+}
+/** The mix of a weighted comparison: its strata, and the comparison under the observed mix. */
+function mixOf(by, facts, evidence) {
+    const shares = facts.strata.map((s) => s.observedShare);
+    return {
+        by,
+        strata: facts.strata.map((s) => ({
+            value: s.value,
+            queries: s.queries,
+            observed: s.observedShare,
+            target: s.weight
+        })),
+        observed: {
+            baseline: estimateWith(evidence.baseline, shares),
+            candidate: estimateWith(evidence.candidate, shares),
+            delta: estimateWith(evidence.difference, shares)
+        }
+    };
 }
 
 function getDefaultExportFromCjs (x) {
@@ -7470,7 +8183,7 @@ const SINES = Int32Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math
 let words$1 = new Int32Array(16);
 const { imul } = Math;
 function md5Head(text) {
-    const bytes = utf8$1(text);
+    const bytes = utf8(text);
     const n = bytes.length;
     const blocks = ((n + 8) >>> 6) + 1;
     if (words$1.length < blocks * 16)
@@ -7527,7 +8240,7 @@ function md5Head(text) {
 }
 const swap$1 = (x) => ((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24);
 /** UTF-8 bytes of a text (a plain copy for ASCII, the usual id). */
-function utf8$1(text) {
+function utf8(text) {
     const out = [];
     for (let i = 0; i < text.length; i++) {
         const code = text.charCodeAt(i);
@@ -8247,42 +8960,6 @@ function quantileOfRanks(n, at, p) {
     return low + (h - lo) * (at(hi) - low);
 }
 
-/**
- * Acceleration of the BCa interval from the jackknife over the design's units (leave one query, or one
- * cluster, out of its stratum): a = Σ D³ / (6 (Σ D²)^{3/2}), D = mean(θ₍·₎) − θ₍ᵤ₎ (Efron & Tibshirani
- * 1993, eq. 14.15; scipy.stats.bootstrap computes the same). For the plain mean it is the sample skewness
- * of the differences over 6√n. NaN when every leave-one-out estimate is equal (no spread to skew) or a
- * stratum has a single unit (no leave-one-out estimate).
- */
-function acceleration$1(design, c) {
-    const { k, values, counts } = design;
-    const theta = new Float64Array(design.units);
-    for (const s of design.strata) {
-        if (s.size < 2)
-            return Number.NaN;
-        let sum = 0;
-        for (let u = s.start; u < s.start + s.size; u++)
-            sum += values[u * k + c];
-        const den = denominator(design, s);
-        for (let u = s.start; u < s.start + s.size; u++) {
-            // Only this stratum's estimate changes; its change, weighted, is the change of the whole estimate.
-            const left = den - (counts ? counts[u] : 1);
-            theta[u] = s.weight * ((sum - values[u * k + c]) / left - sum / den);
-        }
-    }
-    let mean = 0;
-    for (const t of theta)
-        mean += t;
-    mean /= theta.length;
-    let num = 0;
-    let den = 0;
-    for (const t of theta) {
-        const d = mean - t;
-        num += d * d * d;
-        den += d * d;
-    }
-    return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN;
-}
 const view = (given) => (given instanceof Float64Array ? sortedResamples(given) : given);
 const quantileOf = (resamples, p) => quantileOfRanks(resamples.size, resamples.at, p);
 /** Percentile interval: the alpha/2 and 1 − alpha/2 quantiles (type 7, as numpy) of the resamples. */
@@ -8392,7 +9069,7 @@ function resampleViews(columns) {
  */
 function columnIntervals(design, resamples, method, confidence) {
     return resamples.map((r, c) => method === 'bca'
-        ? bcaInterval(r, estimate(design, c), acceleration$1(design, c), confidence)
+        ? bcaInterval(r, estimate(design, c), acceleration(momentsOfDesign(design, c)), confidence)
         : { ci: percentileInterval(r, confidence), method: 'percentile', note: null });
 }
 
@@ -8488,9 +9165,20 @@ function createStats(table, rules, options = {}) {
             const flip = resampling.flips(design, idx, `${key}\u0000flip`);
             // Both as one batch of units: on several threads the short flip blocks fill the gaps the resampling blocks leave.
             runner.run([...(boot?.plan.jobs ?? []), ...flip.jobs]);
+            const k = metricNames.length;
             s = {
                 design,
-                levels: levelEstimates(buildDesign(table, idx, levelColumns, under)),
+                facts: {
+                    n: idx.length,
+                    clusters: design.clusters,
+                    strata: design.strata,
+                    notes: bootstrap ? clusterNotes(design, idx.length) : [...design.notes]
+                },
+                moments: metricNames.map((_, c) => ({
+                    difference: momentsOfDesign(design, c),
+                    baseline: momentsOfColumn(design, levelColumns[c], idx),
+                    candidate: momentsOfColumn(design, levelColumns[k + c], idx)
+                })),
                 randomization: flip.finish(),
                 intervals: new Map(),
                 laws: boot?.laws ?? null
@@ -8524,6 +9212,18 @@ function createStats(table, rules, options = {}) {
     return {
         members,
         differences: (metric) => diffs.get(metric),
+        level(metric, filters, confidence) {
+            const rule = rules.metrics.get(metric);
+            if (!rule)
+                throw new Error(`unknown metric ${metric}`);
+            const s = subset(filters, confidence);
+            const r = s.randomization;
+            const col = metricNames.indexOf(metric);
+            return levelFrom({ metric: rule, confidence, statistics }, s.facts, {
+                ...s.moments[col],
+                randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
+            });
+        },
         compare(metric, filters, confidence = statistics.confidence) {
             const cacheKey = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
             const cached = comparisonCache.get(cacheKey);
@@ -8561,121 +9261,22 @@ function createStats(table, rules, options = {}) {
             }
         }
         const s = subset(filters, confidence);
-        const { design, levels } = s;
-        const b = levels.target[col];
-        const c = levels.target[metricNames.length + col];
-        const delta = estimate(design, col);
-        // McNemar and the score interval count independent, equally weighted queries: under clusters or weights they would describe another population.
-        const independent = design.clusters === null && !statistics.weights;
-        const method = chooseInterval(statistics.interval, rule.binary, independent);
-        const linear = linearSe(design, col);
-        let interval;
-        const se = linear.se;
-        let df = linear.df;
-        if (method === 'score' || method === 'skew-t') {
-            const closed = closedFormInterval({
-                method,
-                design,
-                column: col,
-                estimate: delta,
-                gained,
-                lost,
-                n: idx.length,
-                range: rule.range,
-                weighted: statistics.weights !== undefined,
-                confidence
-            });
-            interval = closed.interval;
-            if (closed.df !== null)
-                df = closed.df;
-        }
-        else
-            interval = s.intervals.get(confidence)[col];
         const r = s.randomization;
-        const notes = [...design.notes];
-        if (bootstrap && design.clusters !== null && design.clusters < FEW_CLUSTERS && idx.length > 0) {
-            notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`);
-        }
-        if (interval.note)
-            notes.push(interval.note);
-        const unreliable = unreliableInterval(interval.method, design, interval.ci);
-        const counted = countedFields({ binary: rule.binary, independent, n: idx.length, wins, losses, gained, lost }, notes);
-        return {
-            metric,
-            slice: filters.map(([k, v]) => [k, v]),
-            n: idx.length,
-            baseline: b,
-            candidate: c,
-            delta,
-            relativeDelta: relativeDelta(b, delta),
-            ci: interval.ci,
-            confidence,
-            ...counted,
-            interval: interval.method,
-            intervalNote: interval.note,
-            unreliable,
-            resampling: s.laws === null ? null : s.laws[col],
-            randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact },
-            tTest: tInterval(design, col, confidence),
-            se,
-            df,
-            clusters: design.clusters,
-            mix: statistics.weights
-                ? mixOf$1(statistics.weights.by, design, col, observedLevels(levels, col, metricNames.length))
-                : null,
-            notes
-        };
+        const interval = bootstrap ? s.intervals.get(confidence)[col] : undefined;
+        return compareFrom({ metric: rule, slice: filters, confidence, statistics }, s.facts, {
+            ...s.moments[col],
+            counts: { wins, losses, gained, lost },
+            resampled: interval === undefined || s.laws === null ? null : { interval, law: s.laws[col] },
+            randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
+        });
     }
 }
-/**
- * The fields of a comparison that follow from its counts alone, the same whether the counts come from rows or from
- * a warehouse's sums (src/stats/aggregate-engine.ts): McNemar on a binary metric's discordant pairs when queries
- * are independent (else a note saying why not), the discordant pairs, wins, losses and ties.
- */
-function countedFields(counts, notes) {
-    const { binary, independent, gained, lost, wins, losses } = counts;
-    const mcnemar = binary && independent;
-    if (binary && !mcnemar)
-        notes.push('McNemar is not computed under clusters or target weights; see the randomization test');
-    return {
-        pValue: mcnemar ? mcnemarExact(gained, lost) : null,
-        test: mcnemar ? 'mcnemar' : null,
-        gained: binary ? gained : null,
-        lost: binary ? lost : null,
-        wins,
-        losses,
-        ties: counts.n - wins - losses
-    };
-}
-/** The change relative to the baseline's mean, null where that mean is 0 or not finite. */
-function relativeDelta(baseline, delta) {
-    return baseline === 0 || !Number.isFinite(baseline) ? null : delta / Math.abs(baseline);
-}
-function levelEstimates(levels) {
-    const target = Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c));
-    // The observed mix differs from the target only with target weights (strata named by their value).
-    if (levels.strata.every((s) => s.value === null))
-        return { target, observed: target };
-    const shares = levels.strata.map((s) => s.observedShare);
-    return { target, observed: Float64Array.from({ length: levels.k }, (_, c) => estimate(levels, c, shares)) };
-}
-/** Both sides' levels of metric `col` (of `k`) under the observed mix (the levels design: [baselines..., candidates...]). */
-function observedLevels(levels, col, k) {
-    return { baseline: levels.observed[col], candidate: levels.observed[k + col] };
-}
-/** The mix of a weighted comparison: the strata of column `col`'s design, and the comparison under the observed mix. */
-function mixOf$1(by, design, col, levels) {
-    const observed = design.strata.map((s) => s.observedShare);
-    return {
-        by,
-        strata: design.strata.map((s) => ({
-            value: s.value,
-            queries: s.queries,
-            observed: s.observedShare,
-            target: s.weight
-        })),
-        observed: { baseline: levels.baseline, candidate: levels.candidate, delta: estimate(design, col, observed) }
-    };
+/** The notes of a subset's design under a bootstrap law: below {@link FEW_CLUSTERS} clusters what a cluster bootstrap tends to do. */
+function clusterNotes(design, n) {
+    const notes = [...design.notes];
+    if (design.clusters !== null && design.clusters < FEW_CLUSTERS && n > 0)
+        notes.push(`only ${design.clusters} clusters: a cluster bootstrap tends to give too narrow intervals below about ${FEW_CLUSTERS}`);
+    return notes;
 }
 /**
  * Target weights must describe the data: every value they name occurs, and every value that occurs has a
@@ -8707,2545 +9308,98 @@ function checkWeights$1(table, rules) {
     }
 }
 
-/** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
-const KNOWN$1 = {
-    corpus: 'object',
-    chunker: 'object',
-    embedding: 'object',
-    judge: 'object',
-    metric_code_version: 'string'
-};
-/**
- * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
- * dot (they would make dotted paths ambiguous), naming the file and the key.
- */
-function parseManifest(text, source) {
-    // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
-    const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)');
-    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
-    }
-    const obj = data;
-    for (const [key, type] of Object.entries(KNOWN$1)) {
-        if (!Object.prototype.hasOwnProperty.call(obj, key))
-            continue;
-        const v = obj[key];
-        const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
-        if (actual !== type)
-            throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
-    }
-    const leaves = new Map();
-    flatten$1(obj, '', leaves, source);
-    return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
-}
-function flatten$1(value, prefix, out, source) {
-    for (const key of Object.keys(value)) {
-        if (key.includes('.') || key === '') {
-            throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
-        }
-        const v = value[key];
-        const path = prefix + key;
-        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-            const inner = v;
-            if (Object.keys(inner).length === 0)
-                out.set(path, '{}');
-            else
-                flatten$1(inner, `${path}.`, out, source);
-        }
-        else
-            out.set(path, canonicalJson(v));
-    }
-}
-/** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
-function canonicalJson(v) {
-    if (Array.isArray(v))
-        return `[${v.map(canonicalJson).join(',')}]`;
-    if (v !== null && typeof v === 'object') {
-        const o = v;
-        return `{${Object.keys(o)
-            .sort()
-            .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-            .join(',')}}`;
-    }
-    return JSON.stringify(v) ?? 'null';
-}
-/** True when `path` is `rule` or lies under it (`chunker.params.size` under `chunker`). */
-function underPath(path, rule) {
-    return path === rule || path.startsWith(`${rule}.`);
-}
-
-/**
- * Compares snapshot manifests. `sides` are baseline and candidate (required) and optionally the dataset's
- * manifest, which only speaks for the fields it has. A must_match path fails when baseline or candidate
- * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
- * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
- */
-function compareManifests(sides, mustMatch, mayDiffer) {
-    const paths = new Set();
-    for (const [, m] of sides)
-        for (const p of m.leaves.keys())
-            paths.add(p);
-    const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const mismatches = [];
-    const warnings = [];
-    const allowed = [];
-    const required = (name) => name === 'baseline' || name === 'candidate';
-    const valuesAt = (path) => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null]);
-    for (const rule of mustMatch) {
-        const covered = sorted.filter((p) => underPath(p, rule));
-        if (covered.length === 0) {
-            mismatches.push({ path: rule, values: sides.map(([name]) => [name, null]) });
-            continue;
-        }
-        for (const path of covered) {
-            const values = valuesAt(path);
-            const present = values.filter(([name, v]) => v !== null || required(name));
-            const differs = present.some(([, v]) => v === null) || new Set(present.map(([, v]) => v)).size > 1;
-            if (differs)
-                mismatches.push({ path, values });
-        }
-    }
-    for (const path of sorted) {
-        if (mustMatch.some((r) => underPath(path, r)))
-            continue;
-        const values = valuesAt(path);
-        const present = values.filter(([name, v]) => v !== null || required(name));
-        if (new Set(present.map(([, v]) => v)).size <= 1)
-            continue;
-        if (mayDiffer.some((r) => underPath(path, r)))
-            allowed.push({ path, values });
-        else
-            warnings.push({ path, values });
-    }
-    return {
-        sides: sides.map(([name, m]) => [name, m.source]),
-        mustMatch: [...mustMatch],
-        mismatches,
-        warnings,
-        allowed,
-        comparable: mismatches.length === 0
-    };
-}
-/** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
-function describeDifference(d) {
-    return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`;
-}
-
-/**
- * Parsed judgments: the shape every judgments reader (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, an
- * evaluation set) produces and the metrics read. It lives in model/ so readers and metrics share it without
- * importing each other's files.
- */
-/** Number of judgments with grade >= rel (trec_eval's num_rel at relevance level rel). */
-function countRelevant(query, rel) {
-    const g = query.gradesDesc;
-    let n = 0;
-    while (n < g.length && g[n] >= rel)
-        n++;
-    return n;
-}
-
-/**
- * The per-query measures, as pure functions of one query's ranked judgments. Each mirrors the trec_eval
- * 10.0 source of its counterpart line by line (same loops, same order of additions, same divisions), so
- * values agree to the last printed digit, not just approximately.
- */
-/** Rank value of a retrieved document that has no judgment (trec_eval RELVALUE_NONPOOL). */
-const NOT_JUDGED = -1;
-/** Rank value of a retrieved document judged with a negative grade (trec_eval RELVALUE_UNJUDGED). */
-const POOLED_UNJUDGED = -2;
-let log2Table = new Float64Array(0);
-/** log2(i + 2) for rank index i, cached (trec_eval divides gains by log2(rank + 1)). */
-function discounts(n) {
-    if (log2Table.length < n) {
-        const size = Math.max(n, log2Table.length * 2, 1024);
-        const table = new Float64Array(size);
-        for (let i = 0; i < size; i++)
-            table[i] = Math.log2(i + 2);
-        log2Table = table;
-    }
-    return log2Table;
-}
-function gainOf(grade, exp) {
-    if (grade <= 0)
-        return 0;
-    return exp ? Math.pow(2, grade) - 1 : grade;
-}
-/** Computes every measure for one query into `out` (one slot per measure, in order). */
-function computeQuery(measures, ranking, judged, out) {
-    for (let m = 0; m < measures.length; m++)
-        out[m] = computeOne(measures[m], ranking, judged);
-}
-function computeOne(measure, ranking, judged) {
-    const { grades: ranked, n, docs } = ranking;
-    const rel = measure.rel;
-    const k = measure.cutoff;
-    switch (measure.kind) {
-        case 'P': {
-            // m_P.c: relevant in the top k over k (missing ranks count as non-relevant)
-            return relevantInTop(ranked, Math.min(n, k), rel) / k;
-        }
-        case 'R': {
-            // m_recall.c: 0 without relevant documents
-            const numRel = countRelevant(judged, rel);
-            if (numRel === 0)
-                return 0;
-            return relevantInTop(ranked, Math.min(n, k), rel) / numRel;
-        }
-        case 'R_cap': {
-            // not in trec_eval: denominator min(|relevant|, k), so a perfect top k scores 1
-            const numRel = countRelevant(judged, rel);
-            if (numRel === 0)
-                return 0;
-            return relevantInTop(ranked, Math.min(n, k), rel) / Math.min(numRel, k);
-        }
-        case 'Success': {
-            // m_success.c
-            return relevantInTop(ranked, Math.min(n, k), rel) > 0 ? 1 : 0;
-        }
-        case 'RR': {
-            // m_recip_rank.c (with a cutoff: 0 when the first relevant document is below k)
-            const limit = k === null ? n : Math.min(n, k);
-            for (let i = 0; i < limit; i++)
-                if (ranked[i] >= rel)
-                    return 1 / (i + 1);
-            return 0;
-        }
-        case 'AP': {
-            // m_map.c / m_map_cut.c: precision at each relevant retrieved document, over ALL relevant documents
-            const numRel = countRelevant(judged, rel);
-            if (numRel === 0)
-                return 0;
-            const limit = k === null ? n : Math.min(n, k);
-            let relSoFar = 0;
-            let sum = 0;
-            for (let i = 0; i < limit; i++) {
-                if (ranked[i] >= rel) {
-                    relSoFar++;
-                    sum += relSoFar / (i + 1);
-                }
-            }
-            return relSoFar ? sum / numRel : 0;
-        }
-        case 'nDCG': {
-            // m_ndcg.c / m_ndcg_cut.c: DCG of the ranking over the DCG of the ideal ranking of ALL judgments
-            const exp = measure.gain === 'exp';
-            const limit = k === null ? n : Math.min(n, k);
-            const ideal = judged.gradesDesc;
-            const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k);
-            const d = discounts(Math.max(limit, idealLimit));
-            let dcg = 0;
-            for (let i = 0; i < limit; i++) {
-                const g = ranked[i];
-                if (g > 0)
-                    dcg += gainOf(g, exp) / d[i];
-            }
-            let idcg = 0;
-            for (let i = 0; i < idealLimit; i++) {
-                const g = ideal[i];
-                if (g <= 0)
-                    break;
-                idcg += gainOf(g, exp) / d[i];
-            }
-            return idcg > 0 ? dcg / idcg : 0;
-        }
-        case 'Rprec': {
-            // m_Rprec.c
-            const numRel = countRelevant(judged, rel);
-            const look = Math.min(n, numRel);
-            if (look === 0)
-                return 0;
-            return relevantInTop(ranked, look, rel) / numRel;
-        }
-        case 'Bpref': {
-            // m_bpref.c: judged non-relevant = grade in [0, rel); unjudged and negative grades are skipped
-            const numRel = countRelevant(judged, rel);
-            const numNonrel = judged.gradesDesc.length - numRel;
-            let nonrelSoFar = 0;
-            let bpref = 0;
-            for (let j = 0; j < n; j++) {
-                const g = ranked[j];
-                if (g < 0)
-                    continue;
-                if (g < rel)
-                    nonrelSoFar++;
-                else if (nonrelSoFar > 0)
-                    bpref += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel);
-                else
-                    bpref += 1;
-            }
-            return numRel ? bpref / numRel : bpref;
-        }
-        case 'Judged': {
-            // share of the top k with a judgment line (any grade, negative included); missing ranks count as unjudged
-            const limit = Math.min(n, k);
-            let judgedCount = 0;
-            for (let i = 0; i < limit; i++)
-                if (ranked[i] !== NOT_JUDGED)
-                    judgedCount++;
-            return judgedCount / k;
-        }
-        case 'NumRet':
-            return n;
-        case 'FactRecall':
-            return factRecall(judged, Math.min(n, k), rel, docs);
-        case 'NumRel':
-            return countRelevant(judged, rel);
-    }
-}
-function relevantInTop(ranked, limit, rel) {
-    let count = 0;
-    for (let i = 0; i < limit; i++)
-        if (ranked[i] >= rel)
-            count++;
-    return count;
-}
-/**
- * Not in trec_eval: the share of the query's key facts with at least one supporting document in the top k.
- * Without key facts (TREC judgments, or a question that lists none) every document graded >= rel is its own
- * fact, so FactRecall@k equals R@k. A query with no fact at all scores 0, like R@k.
- */
-function factRecall(judged, limit, rel, docs) {
-    let facts = judged.facts;
-    if (facts === undefined || facts.length === 0) {
-        const own = [];
-        for (const [doc, g] of judged.grades)
-            if (g >= rel)
-                own.push([doc]);
-        facts = own;
-    }
-    if (facts.length === 0 || docs === undefined || limit === 0)
-        return 0;
-    const top = new Set();
-    for (let i = 0; i < limit; i++)
-        top.add(docs.docnos[docs.order[i]]);
-    let found = 0;
-    for (const fact of facts) {
-        for (const doc of fact) {
-            if (top.has(doc)) {
-                found++;
-                break;
-            }
-        }
-    }
-    return found / facts.length;
-}
-
-/**
- * Orderings trec_eval uses, reproduced exactly. trec_eval compares C strings with strcmp, i.e. by bytes.
- * Document ids are therefore held internally as "byte strings" (each UTF-8 byte one char, latin1-decoded),
- * where JavaScript's `<` is byte order; query ids stay real strings and are ordered by code point, which is
- * UTF-8 byte order (JavaScript's own `<` compares UTF-16 code units and gets astral characters wrong).
- */
-/** Compares two strings in UTF-8 byte order (= code point order). Negative, zero or positive. */
-function compareCodePoints(a, b) {
-    const n = Math.min(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-        let x = a.charCodeAt(i);
-        let y = b.charCodeAt(i);
-        if (x === y)
-            continue;
-        // Surrogates (astral code points) must sort above U+E000..U+FFFF, as their UTF-8 bytes do.
-        if (x >= 0xd800)
-            x = x <= 0xdfff ? x + 0x2000 : x - 0x800;
-        if (y >= 0xd800)
-            y = y <= 0xdfff ? y + 0x2000 : y - 0x800;
-        return x - y;
-    }
-    return a.length - b.length;
-}
-/** A real (UTF-16) string as its UTF-8 byte string, the form document ids are compared and looked up in. */
-function toByteString(text) {
-    for (let i = 0; i < text.length; i++) {
-        if (text.charCodeAt(i) >= 0x80)
-            return Buffer.from(text, 'utf8').toString('latin1');
-    }
-    return text;
-}
-/** The inverse of {@link toByteString}, for messages. */
-function fromByteString(bytes) {
-    for (let i = 0; i < bytes.length; i++) {
-        if (bytes.charCodeAt(i) >= 0x80)
-            return Buffer.from(bytes, 'latin1').toString('utf8');
-    }
-    return bytes;
-}
-
-const usable = (grade) => grade >= 0;
-/** Judged share of one query's top `depth`, or null when nothing was retrieved. */
-function judgedShare(ev, id, depth) {
-    const q = ev.queries.get(id);
-    if (q === undefined)
-        return { share: null, retrieved: 0, unjudged: 0 };
-    const limit = Math.min(depth, q.top.length);
-    let unjudged = 0;
-    for (let i = 0; i < limit; i++)
-        if (!usable(q.topGrades[i]))
-            unjudged++;
-    return { share: limit === 0 ? null : (limit - unjudged) / limit, retrieved: limit, unjudged };
-}
-/** Pooling analysis over the paired queries (table order: fixed summation order), on each side's top `depth`. */
-function analysePooling(table, runs, depth) {
-    const { baseline: base, candidate: cand, measures } = runs;
-    const perQuery = [];
-    const sums = { b: 0, c: 0 };
-    const sides = { b: emptySide(), c: emptySide() };
-    const toJudge = [];
-    let poolDocs = 0;
-    let poolUnjudged = 0;
-    for (const id of table.ids) {
-        const b = judgedShare(base, id, depth);
-        const c = judgedShare(cand, id, depth);
-        perQuery.push({ id, baseline: b.share, candidate: c.share });
-        for (const [key, r] of [
-            ['b', b],
-            ['c', c]
-        ]) {
-            const s = sides[key];
-            s.retrievedDocs += r.retrieved;
-            s.unjudgedDocs += r.unjudged;
-            if (r.share === null)
-                s.emptyRankings++;
-            else {
-                s.queries++;
-                sums[key] += r.share;
-            }
-        }
-        const docs = new Map();
-        for (const [key, ev] of [
-            ['b', base],
-            ['c', cand]
-        ]) {
-            const q = ev.queries.get(id);
-            if (q === undefined)
-                continue;
-            const limit = Math.min(depth, q.top.length);
-            for (let i = 0; i < limit; i++) {
-                const d = docs.get(q.top[i]) ?? { b: null, c: null, grade: q.topGrades[i] };
-                d[key] = i + 1;
-                docs.set(q.top[i], d);
-            }
-        }
-        poolDocs += docs.size;
-        const missing = [...docs].filter(([, d]) => !usable(d.grade));
-        if (missing.length > 0) {
-            poolUnjudged += missing.length;
-            missing.sort((x, y) => bestRank(x[1]) - bestRank(y[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-            toJudge.push({
-                queryId: id,
-                documents: missing.map(([doc, d]) => ({
-                    docId: fromByteString(doc),
-                    baselineRank: d.b,
-                    candidateRank: d.c,
-                    pooledUnjudged: d.grade !== NOT_JUDGED
-                }))
-            });
-        }
-    }
-    const finish = (s, sum) => {
-        s.meanJudged = s.queries > 0 ? sum / s.queries : 0;
-        s.meanUnjudged = s.queries > 0 ? 1 - s.meanJudged : 0;
-        return s;
-    };
-    return {
-        depth,
-        baseline: finish(sides.b, sums.b),
-        candidate: finish(sides.c, sums.c),
-        perQuery,
-        pool: { documents: poolDocs, unjudged: poolUnjudged, queriesWithUnjudged: toJudge.length },
-        toJudge,
-        condensed: condensedComparisons(table, base, cand, measures)
-    };
-}
-function emptySide() {
-    return { meanJudged: 0, meanUnjudged: 0, queries: 0, emptyRankings: 0, retrievedDocs: 0, unjudgedDocs: 0 };
-}
-function bestRank(d) {
-    return Math.min(d.b ?? Infinity, d.c ?? Infinity);
-}
-function condensedComparisons(table, base, cand, measures) {
-    const out = [];
-    measures.forEach((m, index) => {
-        const column = table.metrics.get(m.name);
-        if (column === undefined || m.kind === 'Judged' || m.kind === 'NumRet' || m.kind === 'NumRel')
-            return;
-        const n = table.ids.length;
-        let fb = 0;
-        let fc = 0;
-        let cb = 0;
-        let cc = 0;
-        for (let i = 0; i < n; i++) {
-            const id = table.ids[i];
-            fb += column.base[i];
-            fc += column.cand[i];
-            // a judged query absent from the run has no evidence: its value (no documents) is the same condensed
-            cb += base.queries.get(id)?.condensed[index] ?? column.base[i];
-            cc += cand.queries.get(id)?.condensed[index] ?? column.cand[i];
-        }
-        const mean = (x) => (n > 0 ? x / n : 0);
-        const full = { baseline: mean(fb), candidate: mean(fc), delta: mean(fc) - mean(fb) };
-        const condensed = { baseline: mean(cb), candidate: mean(cc), delta: mean(cc) - mean(cb) };
-        out.push({ metric: m.name, n, full, condensed, directionDiffers: full.delta * condensed.delta < 0 });
-    });
-    return out;
-}
-
-const shareCap = (what) => ({
-    type: 'object',
-    additionalProperties: false,
-    minProperties: 1,
-    properties: {
-        share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
-        increase: {
-            type: 'number',
-            minimum: 0,
-            maximum: 1,
-            description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).`
-        },
-        outcome: {
-            enum: ['fail', 'inconclusive'],
-            description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).'
-        }
-    }
-});
-const TRUST_RULES_PROPERTIES = {
-    dataset: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['file'],
-        description: 'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
-        properties: {
-            file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
-            corpus: {
-                type: 'string',
-                minLength: 1,
-                description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.'
-            },
-            split: { enum: ['dev', 'holdout', 'all'], description: 'The split the gate grades on. Default holdout.' },
-            manifest: {
-                type: 'string',
-                minLength: 1,
-                description: "The dataset's snapshot manifest, compared with the runs' for the fields it has."
-            },
-            holdout_looks: {
-                type: 'object',
-                additionalProperties: false,
-                minProperties: 1,
-                description: 'Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses, docs/trust.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.',
-                properties: {
-                    max_per_pr: {
-                        type: 'integer',
-                        minimum: 1,
-                        description: 'Most gate runs per pull request that may grade the holdout.'
-                    },
-                    max_per_release: {
-                        type: 'integer',
-                        minimum: 1,
-                        description: 'Most gate runs, over every pull request since `release`, that may grade the holdout.'
-                    },
-                    release: {
-                        type: 'string',
-                        minLength: 1,
-                        maxLength: 255,
-                        description: 'The tag (or commit) of the last release: the per-release looks are kept on its commit. Required with max_per_release.'
-                    }
-                }
-            }
-        }
-    },
-    comparability: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['must_match'],
-        description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
-        properties: {
-            must_match: {
-                type: 'array',
-                minItems: 1,
-                uniqueItems: true,
-                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
-                description: 'e.g. [corpus.content_hash, chunker, judge.model].'
-            },
-            may_differ: {
-                type: 'array',
-                uniqueItems: true,
-                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
-                description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning.'
-            }
-        }
-    },
-    pooling: {
-        type: 'object',
-        additionalProperties: false,
-        description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
-        properties: {
-            depth: {
-                type: 'integer',
-                minimum: 1,
-                maximum: 1000,
-                description: "k of the pool (each side's top k). Default 10."
-            },
-            max_unjudged: {
-                ...shareCap('unjudged share of its top k'),
-                description: "Caps the candidate's mean share of unjudged documents in its top k."
-            }
-        }
-    },
-    max_zero_hit_share: {
-        ...shareCap('share of queries with no relevant document in the top k'),
-        description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
-        properties: {
-            ...shareCap('').properties,
-            share: {
-                type: 'number',
-                minimum: 0,
-                maximum: 1,
-                description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.'
-            },
-            increase: {
-                type: 'number',
-                minimum: 0,
-                maximum: 1,
-                description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice."
-            },
-            depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
-        }
-    },
-    two_stage: {
-        type: 'object',
-        additionalProperties: false,
-        description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
-        properties: {
-            k: {
-                type: 'integer',
-                minimum: 1,
-                maximum: 1000,
-                description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10."
-            },
-            gain: {
-                enum: ['linear', 'exp'],
-                description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).'
-            }
-        }
-    }
-};
-/** Default depth of the pool (top k of each side) when the rules do not name one. */
-const DEFAULT_POOL_DEPTH = 10;
-/**
- * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
- * without a dataset, and a cap that names neither a share nor an increase.
- */
-function trustRules(raw, fail) {
-    if (raw.judgments !== undefined && raw.judgments.qrels === undefined && raw.dataset === undefined) {
-        fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments');
-    }
-    if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
-        fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments");
-    }
-    if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
-        fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)');
-    }
-    const looks = raw.dataset?.holdout_looks;
-    if (looks !== undefined && (looks.max_per_release === undefined) !== (looks.release === undefined)) {
-        fail(['dataset', 'holdout_looks', looks.release === undefined ? 'max_per_release' : 'release'], looks.release === undefined
-            ? 'max_per_release counts looks since a release, but names no release'
-            : 'release names where the looks of a release are kept, but no max_per_release caps them', 'give both: holdout_looks: { max_per_release: 20, release: v1.4 }');
-    }
-    const cap = (c, path) => {
-        if (c.share === undefined && c.increase === undefined)
-            fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }');
-        return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' };
-    };
-    const dataset = raw.dataset && {
-        file: raw.dataset.file,
-        corpus: raw.dataset.corpus,
-        split: raw.dataset.split ?? 'holdout',
-        manifest: raw.dataset.manifest,
-        holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr,
-        holdoutMaxPerRelease: raw.dataset.holdout_looks?.max_per_release,
-        holdoutRelease: raw.dataset.holdout_looks?.release
-    };
-    const comparability = raw.comparability && {
-        mustMatch: raw.comparability.must_match,
-        mayDiffer: raw.comparability.may_differ ?? ['embedding']
-    };
-    const pooling = raw.pooling && {
-        depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
-        maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
-    };
-    const z = raw.max_zero_hit_share;
-    const maxZeroHitShare = z && {
-        ...cap(z, ['max_zero_hit_share']),
-        depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH
-    };
-    const twoStage = raw.two_stage && {
-        k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH,
-        gain: raw.two_stage.gain ?? 'linear'
-    };
-    return { dataset, comparability, pooling, maxZeroHitShare, twoStage };
-}
-
-function gain(grade, g) {
-    if (grade <= 0)
-        return 0;
-    return g === 'exp' ? Math.pow(2, grade) - 1 : grade;
-}
-/** DCG of grades in the given order, cut at k (discount log2(rank + 1), as trec_eval). */
-function dcg(grades, k, g) {
-    let sum = 0;
-    const limit = Math.min(k, grades.length);
-    for (let i = 0; i < limit; i++)
-        if (grades[i] > 0)
-            sum += gain(grades[i], g) / Math.log2(i + 2);
-    return sum;
-}
-/** Grades (>= 0) of a list of documents (byte strings); unjudged ones count 0. */
-function gradesOf$1(judged, docs) {
-    return docs.map((d) => Math.max(0, judged.grades.get(d) ?? 0));
-}
-/** nDCG@k of a ranking, with the ideal from all of the query's judgments. */
-function ndcgAt(judged, ranking, k, g) {
-    const ideal = dcg(judged.gradesDesc, k, g);
-    return ideal > 0 ? dcg(gradesOf$1(judged, ranking), k, g) / ideal : 0;
-}
-/** The best nDCG@k any ordering of `pool` can reach (ideal from all judgments). */
-function poolCeiling(judged, pool, k, g) {
-    const ideal = dcg(judged.gradesDesc, k, g);
-    const best = gradesOf$1(judged, pool).sort((a, b) => b - a);
-    return ideal > 0 ? dcg(best, k, g) / ideal : 0;
-}
-/** Share of the query's relevant documents (grade >= 1) that are in the pool: Recall@N of the pool. */
-function poolCoverage(judged, pool) {
-    const inPool = new Set(pool);
-    let relevant = 0;
-    let found = 0;
-    for (const [doc, grade] of judged.grades) {
-        if (grade < 1)
-            continue;
-        relevant++;
-        if (inPool.has(doc))
-            found++;
-    }
-    return relevant > 0 ? found / relevant : 0;
-}
-/** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
-function analyseTwoStage(ids, ev, judgments, at) {
-    const { k, gain: g } = at;
-    if (ev.candidates === null)
-        return null;
-    let queries = 0;
-    let without = 0;
-    let size = 0;
-    let coverage = 0;
-    let ranker = 0;
-    let ceiling = 0;
-    let outside = 0;
-    for (const id of ids) {
-        const judged = judgments.get(id);
-        const pool = ev.candidates.get(id);
-        if (judged === undefined)
-            continue;
-        if (pool === undefined) {
-            without++;
-            continue;
-        }
-        const ranking = ev.queries.get(id)?.top.slice(0, k) ?? [];
-        queries++;
-        size += pool.length;
-        coverage += poolCoverage(judged, pool);
-        ranker += ndcgAt(judged, ranking, k, g);
-        ceiling += poolCeiling(judged, pool, k, g);
-        const inPool = new Set(pool);
-        if (ranking.some((d) => !inPool.has(d)))
-            outside++;
-    }
-    const mean = (x) => (queries > 0 ? x / queries : 0);
-    return {
-        queries,
-        withoutCandidates: without,
-        meanPoolSize: mean(size),
-        coverage: mean(coverage),
-        ranker: mean(ranker),
-        ceiling: mean(ceiling),
-        rankedOutsidePool: outside
-    };
-}
-
-/**
- * Whole-class failures. A mean can hold steady while one kind of question stops working altogether (the
- * candidate finds nothing for every "billing" question and a little more for the rest). Per slice this
- * reports the share of queries with zero hits (no relevant document in the top k) and the distribution of
- * each gated metric (quantiles, not only the mean).
- */
-/** The quantile levels reported (type 7, as numpy.percentile). */
-const QUANTILES = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1];
-/** True when the query has no document graded >= 1 in its top `depth` (or is absent from the run). */
-function zeroHit(ev, id, depth) {
-    const q = ev.queries.get(id);
-    if (q === undefined)
-        return true;
-    const limit = Math.min(depth, q.top.length);
-    for (let i = 0; i < limit; i++)
-        if (q.topGrades[i] >= 1)
-            return false;
-    return true;
-}
-/**
- * Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute; the shares
- * need both runs' evidence (null with per-query rows: then only the distributions).
- */
-function analyseZeroHits(table, evidence, options) {
-    const { slices, metrics, depth } = options;
-    const groups = [
-        { slice: [], members: table.ids.map((_, i) => i) }
-    ];
-    for (const attr of slices) {
-        const column = table.attrs.get(attr);
-        if (column === undefined)
-            continue;
-        const byValue = new Map();
-        column.forEach((v, i) => {
-            const list = byValue.get(v) ?? [];
-            list.push(i);
-            byValue.set(v, list);
-        });
-        for (const value of [...byValue.keys()].sort())
-            groups.push({ slice: [[attr, value]], members: byValue.get(value) });
-    }
-    const share = (ev, members) => {
-        let zero = 0;
-        for (const i of members)
-            if (zeroHit(ev, table.ids[i], depth))
-                zero++;
-        return members.length > 0 ? zero / members.length : 0;
-    };
-    return {
-        depth,
-        fromRuns: evidence !== null,
-        slices: groups.map(({ slice, members }) => ({
-            slice,
-            n: members.length,
-            baseline: evidence ? share(evidence.baseline, members) : null,
-            candidate: evidence ? share(evidence.candidate, members) : null,
-            distributions: metrics
-                .filter((m) => table.metrics.has(m))
-                .map((metric) => {
-                const col = table.metrics.get(metric);
-                return { metric, baseline: quantilesOf(col.base, members), candidate: quantilesOf(col.cand, members) };
-            })
-        }))
-    };
-}
-function quantilesOf(values, members) {
-    // A plain loop: Float64Array.from with a mapping function is about twice as slow on every slice.
-    const picked = new Float64Array(members.length);
-    for (let k = 0; k < members.length; k++)
-        picked[k] = values[members[k]];
-    // Seven quantiles by selection, the values a sort would give (a sort of 10^6 values per metric and side was 0.7 s).
-    const ranked = selectableResamples(picked);
-    return QUANTILES.map((p) => quantileOfRanks(ranked.size, ranked.at, p));
-}
-
-const EPS = 1e-12;
-/** Comparability of the snapshot manifests (rules `comparability`); null when a manifest of either side is absent. */
-function assessComparability(rules, manifests) {
-    const { baseline: mb, candidate: mc, dataset: md } = manifests;
-    if (rules.comparability !== undefined && (mb === null || mc === null)) {
-        throw new InputError({ file: rules.source.file, key: 'comparability' }, `the rules demand that ${rules.comparability.mustMatch.join(', ')} match, but the ${mb === null ? 'baseline' : 'candidate'} manifest was not given`, 'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)');
-    }
-    if (mb === null || mc === null)
-        return { guards: [], comparability: null };
-    const sides = [
-        ['baseline', mb],
-        ['candidate', mc]
-    ];
-    if (md !== null)
-        sides.push(['dataset', md]);
-    const comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding']);
-    if (rules.comparability === undefined)
-        return { guards: [], comparability };
-    const guard = {
-        rule: 'comparability',
-        status: comparability.comparable ? 'pass' : 'fail',
-        reason: comparability.comparable
-            ? { code: 'comparable', mustMatch: rules.comparability.mustMatch }
-            : { code: 'not_comparable', mismatches: comparability.mismatches }
-    };
-    return { guards: [guard], comparability };
-}
-/** The rules' pooling depth (the top k the pool, Judged@k and the to-judge list look at). */
-function poolDepth(rules) {
-    return rules.pooling?.depth ?? DEFAULT_POOL_DEPTH;
-}
-/** Pooling bias (rules `pooling`): null with per-query rows; throws when the rules cap it but the sides are rows. */
-function assessPooling(rules, table, runs) {
-    if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
-        throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
-    }
-    const depth = poolDepth(rules);
-    const pooling = runs === null ? null : analysePooling(table, runs, depth);
-    const cap = rules.pooling?.maxUnjudged;
-    if (pooling === null || cap === undefined)
-        return { guards: [], pooling };
-    const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged);
-    const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged };
-    const guard = {
-        rule: 'pooling.max_unjudged',
-        status: breach === null ? 'pass' : cap.outcome,
-        reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
-    };
-    return { guards: [guard], pooling };
-}
-/** Whole-class failures (rules `max_zero_hit_share`; the table is drawn for every report). */
-function assessZeroHits(rules, table, runs) {
-    if (runs === null && rules.maxZeroHitShare !== undefined) {
-        throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
-    }
-    const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules);
-    const gated = [...new Set(rules.checks.map((c) => c.metric))];
-    const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, {
-        slices: rules.slices,
-        metrics: gated,
-        depth: zDepth
-    });
-    const z = rules.maxZeroHitShare;
-    if (z === undefined)
-        return { guards: [], zeroHits };
-    const breaches = [];
-    for (const s of zeroHits.slices) {
-        if (s.baseline === null || s.candidate === null)
-            continue;
-        const b = capBreach(z, s.baseline, s.candidate);
-        if (b !== null)
-            breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b });
-    }
-    const guard = {
-        rule: 'max_zero_hit_share',
-        status: breaches.length === 0 ? 'pass' : z.outcome,
-        reason: breaches.length === 0
-            ? {
-                code: 'zero_hits_within',
-                depth: zDepth,
-                cap: z,
-                baseline: zeroHits.slices[0].baseline ?? 0,
-                candidate: zeroHits.slices[0].candidate ?? 0
-            }
-            : { code: 'zero_hits_above', depth: zDepth, breaches }
-    };
-    return { guards: [guard], zeroHits };
-}
-/** Two-stage diagnostics, when either run carries first-stage candidates (never a guard). */
-function assessTwoStage(rules, table, runs) {
-    if (runs === null || (runs.baseline.candidates === null && runs.candidate.candidates === null))
-        return null;
-    const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH;
-    const gain = rules.twoStage?.gain ?? 'linear';
-    return {
-        k,
-        gain,
-        baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, { k, gain }),
-        candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, { k, gain })
-    };
-}
-/** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
-function capBreach(cap, baseline, candidate) {
-    if (cap.share !== undefined && candidate > cap.share + EPS)
-        return { kind: 'share', share: cap.share };
-    if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS)
-        return { kind: 'increase', baseline, increase: cap.increase };
-    return null;
-}
-function summariseDataset(d, runs) {
-    const side = (ev) => {
-        const s = { abstained: 0, empty: 0, answered: 0, absent: 0 };
-        for (const id of d.unanswerable) {
-            const q = ev.unjudged.get(id);
-            if (q === undefined)
-                s.absent++;
-            else if (q.abstained)
-                s.abstained++;
-            else if (q.numRet === 0)
-                s.empty++;
-            else
-                s.answered++;
-        }
-        return s;
-    };
-    return {
-        file: d.qrels.source,
-        split: d.split,
-        gated: d.gated.length,
-        disputed: d.disputed,
-        unanswerable: {
-            ids: d.unanswerable,
-            baseline: runs && side(runs.baseline),
-            candidate: runs && side(runs.candidate)
-        },
-        otherSplit: d.otherSplit
-    };
-}
-/**
- * Publishable = a number someone outside the team may quote. Not when the pooled top k holds documents
- * without a grade (the score depends on what nobody looked at), when disputed questions were left out (the
- * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
- * when one of these could not be checked.
- */
-function judgePublishable(pooling, dataset, comparability) {
-    const reasons = [];
-    const unchecked = [];
-    if (pooling === null)
-        unchecked.push('judgment completeness (the sides are per-query rows, not runs)');
-    else if (pooling.pool.unjudged > 0) {
-        reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`);
-    }
-    if (dataset !== null && dataset.disputed.length > 0) {
-        reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`);
-    }
-    if (comparability === null)
-        unchecked.push('snapshot comparability (no manifests given)');
-    else {
-        if (!comparability.comparable)
-            reasons.push(`not comparable: ${comparability.mismatches.map(describeDifference).join('; ')}`);
-        if (comparability.warnings.length > 0)
-            reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${comparability.warnings.map(describeDifference).join('; ')}`);
-    }
-    // A result is publishable only when every condition was checked and held: what could not be checked
-    // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
-    return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked };
-}
-
-/**
- * The format of one side as the report names it: the format of its file, or of all its seed files when they share
- * one; several names joined (`jsonl + csv`) when seed files differ; null when the side was not read from a file
- * (rows a caller computed).
- */
-function sideFormat(files) {
-    const chosen = files.map((f) => f.format).filter((f) => f !== undefined);
-    if (chosen.length === 0 || chosen.length < files.length)
-        return null;
-    const names = [...new Set(chosen.map((f) => f.name))];
-    if (names.length === 1)
-        return chosen[0];
-    return { kind: chosen[0].kind, name: names.join(' + '), by: 'content', why: 'each seed file detected on its own' };
-}
-
-/** The outcome the result carries for the renderers. */
-function outcomeOf(a) {
-    return {
-        name: a.capability.name,
-        guards: a.assessment.guards,
-        summary: a.assessment.summary,
-        parts: a.assessment.parts
-    };
-}
-
-// To do: next major: remove.
-/**
- * @typedef {Options} MarkdownTableOptions
- *   Configuration.
- */
-
-/**
- * @typedef Options
- *   Configuration.
- * @property {boolean | null | undefined} [alignDelimiters=true]
- *   Whether to align the delimiters (default: `true`);
- *   they are aligned by default:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   Pass `false` to make them staggered:
- *
- *   ```markdown
- *   | Alpha | B |
- *   | - | - |
- *   | C | Delta |
- *   ```
- * @property {ReadonlyArray<string | null | undefined> | string | null | undefined} [align]
- *   How to align columns (default: `''`);
- *   one style for all columns or styles for their respective columns;
- *   each style is either `'l'` (left), `'r'` (right), or `'c'` (center);
- *   other values are treated as `''`, which doesn’t place the colon in the
- *   alignment row but does align left;
- *   *only the lowercased first character is used, so `Right` is fine.*
- * @property {boolean | null | undefined} [delimiterEnd=true]
- *   Whether to end each row with the delimiter (default: `true`).
- *
- *   > 👉 **Note**: please don’t use this: it could create fragile structures
- *   > that aren’t understandable to some markdown parsers.
- *
- *   When `true`, there are ending delimiters:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there are no ending delimiters:
- *
- *   ```markdown
- *   | Alpha | B
- *   | ----- | -----
- *   | C     | Delta
- *   ```
- * @property {boolean | null | undefined} [fillRows=true]
- *   Whether to fill rows with empty cells up to the most cells in a row
- *   (default: `true`).
- *
- *   When `true`, all rows have as many cells as the longest row:
- *
- *   ```markdown
- *   | Alpha | B    |   |
- *   | ----- | ---- | - |
- *   | C     |      |   |
- *   | D     | Echo | F |
- *   ```
- *
- *   When `false`, rows keep their cells,
- *   and the delimiter row has as many cells as the header row:
- *
- *   ```markdown
- *   | Alpha | B    |
- *   | ----- | ---- |
- *   | C     |
- *   | D     | Echo | F |
- *   ```
- * @property {boolean | null | undefined} [delimiterStart=true]
- *   Whether to begin each row with the delimiter (default: `true`).
- *
- *   > 👉 **Note**: please don’t use this: it could create fragile structures
- *   > that aren’t understandable to some markdown parsers.
- *
- *   When `true`, there are starting delimiters:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there are no starting delimiters:
- *
- *   ```markdown
- *   Alpha | B     |
- *   ----- | ----- |
- *   C     | Delta |
- *   ```
- * @property {boolean | null | undefined} [padding=true]
- *   Whether to add a space of padding between delimiters and cells
- *   (default: `true`).
- *
- *   When `true`, there is padding:
- *
- *   ```markdown
- *   | Alpha | B     |
- *   | ----- | ----- |
- *   | C     | Delta |
- *   ```
- *
- *   When `false`, there is no padding:
- *
- *   ```markdown
- *   |Alpha|B    |
- *   |-----|-----|
- *   |C    |Delta|
- *   ```
- * @property {((value: string) => number) | null | undefined} [stringLength]
- *   Function to detect the length of table cell content (optional);
- *   this is used when aligning the delimiters (`|`) between table cells;
- *   full-width characters and emoji mess up delimiter alignment when viewing
- *   the markdown source;
- *   to fix this, you can pass this function,
- *   which receives the cell content and returns its “visible” size;
- *   note that what is and isn’t visible depends on where the text is displayed.
- *
- *   Without such a function, the following:
- *
- *   ```js
- *   markdownTable([
- *     ['Alpha', 'Bravo'],
- *     ['中文', 'Charlie'],
- *     ['👩‍❤️‍👩', 'Delta']
- *   ])
- *   ```
- *
- *   Yields:
- *
- *   ```markdown
- *   | Alpha | Bravo |
- *   | - | - |
- *   | 中文 | Charlie |
- *   | 👩‍❤️‍👩 | Delta |
- *   ```
- *
- *   With [`string-width`](https://github.com/sindresorhus/string-width):
- *
- *   ```js
- *   import stringWidth from 'string-width'
- *
- *   markdownTable(
- *     [
- *       ['Alpha', 'Bravo'],
- *       ['中文', 'Charlie'],
- *       ['👩‍❤️‍👩', 'Delta']
- *     ],
- *     {stringLength: stringWidth}
- *   )
- *   ```
- *
- *   Yields:
- *
- *   ```markdown
- *   | Alpha | Bravo   |
- *   | ----- | ------- |
- *   | 中文  | Charlie |
- *   | 👩‍❤️‍👩    | Delta   |
- *   ```
- */
-
-/**
- * Get the length of a cell.
- *
- * @param {string} value
- *   Cell value.
- * @returns {number}
- *   Cell size.
- */
-function defaultStringLength(value) {
-  return value.length
-}
-
-/**
- * Generate a markdown
- * ([GFM](https://docs.github.com/en/github/writing-on-github/working-with-advanced-formatting/organizing-information-with-tables))
- * table.
- *
- * @param {ReadonlyArray<ReadonlyArray<string | null | undefined>>} table
- *   Table data (matrix of strings).
- * @param {Readonly<Options> | null | undefined} [options]
- *   Configuration (optional).
- * @returns {string}
- *   Result.
- */
-function markdownTable(table, options) {
-  const settings = options || {};
-  // To do: next major: change to spread.
-  // eslint-disable-next-line unicorn/prefer-spread -- `align` can be a string.
-  const align = (settings.align || []).concat();
-  const stringLength = settings.stringLength || defaultStringLength;
-  /** @type {Array<number>} Character codes as symbols for alignment per column. */
-  const alignments = [];
-  /** @type {Array<Array<string>>} Cells per row. */
-  const cellMatrix = [];
-  /** @type {Array<Array<number>>} Sizes of each cell per row. */
-  const sizeMatrix = [];
-  /** @type {Array<number>} */
-  const longestCellByColumn = [];
-  let mostCellsPerRow = 0;
-  let rowIndex = -1;
-
-  // This is a superfluous loop if we don’t align delimiters, but otherwise we’d
-  // do superfluous work when aligning, so optimize for aligning.
-  while (++rowIndex < table.length) {
-    /** @type {Array<string>} */
-    const row = [];
-    /** @type {Array<number>} */
-    const sizes = [];
-    let columnIndex = -1;
-
-    if (table[rowIndex].length > mostCellsPerRow) {
-      mostCellsPerRow = table[rowIndex].length;
-    }
-
-    while (++columnIndex < table[rowIndex].length) {
-      const cell = serialize(table[rowIndex][columnIndex]);
-
-      if (settings.alignDelimiters !== false) {
-        const size = stringLength(cell);
-        sizes[columnIndex] = size;
-
-        if (
-          longestCellByColumn[columnIndex] === undefined ||
-          size > longestCellByColumn[columnIndex]
-        ) {
-          longestCellByColumn[columnIndex] = size;
-        }
-      }
-
-      row.push(cell);
-    }
-
-    cellMatrix[rowIndex] = row;
-    sizeMatrix[rowIndex] = sizes;
-  }
-
-  // Figure out which alignments to use.
-  let columnIndex = -1;
-
-  if (typeof align === 'object' && 'length' in align) {
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = toAlignment(align[columnIndex]);
-    }
-  } else {
-    const code = toAlignment(align);
-
-    while (++columnIndex < mostCellsPerRow) {
-      alignments[columnIndex] = code;
-    }
-  }
-
-  // Inject the alignment row.
-  columnIndex = -1;
-  /** @type {Array<string>} */
-  const row = [];
-  /** @type {Array<number>} */
-  const sizes = [];
-
-  while (++columnIndex < mostCellsPerRow) {
-    const code = alignments[columnIndex];
-    let before = '';
-    let after = '';
-
-    if (code === 99 /* `c` */) {
-      before = ':';
-      after = ':';
-    } else if (code === 108 /* `l` */) {
-      before = ':';
-    } else if (code === 114 /* `r` */) {
-      after = ':';
-    }
-
-    // There *must* be at least one hyphen-minus in each alignment cell.
-    let size =
-      settings.alignDelimiters === false
-        ? 1
-        : Math.max(
-            1,
-            longestCellByColumn[columnIndex] - before.length - after.length
-          );
-
-    const cell = before + '-'.repeat(size) + after;
-
-    if (settings.alignDelimiters !== false) {
-      size = before.length + size + after.length;
-
-      if (size > longestCellByColumn[columnIndex]) {
-        longestCellByColumn[columnIndex] = size;
-      }
-
-      sizes[columnIndex] = size;
-    }
-
-    row[columnIndex] = cell;
-  }
-
-  // Inject the alignment row.
-  cellMatrix.splice(1, 0, row);
-  sizeMatrix.splice(1, 0, sizes);
-
-  rowIndex = -1;
-  /** @type {Array<string>} */
-  const lines = [];
-
-  while (++rowIndex < cellMatrix.length) {
-    const row = cellMatrix[rowIndex];
-    const sizes = sizeMatrix[rowIndex];
-    const cellsInRow =
-      settings.fillRows === false
-        ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length)
-        : mostCellsPerRow;
-    columnIndex = -1;
-    /** @type {Array<string>} */
-    const line = [];
-
-    while (++columnIndex < cellsInRow) {
-      const cell = row[columnIndex] || '';
-      let before = '';
-      let after = '';
-
-      if (settings.alignDelimiters !== false) {
-        const size =
-          longestCellByColumn[columnIndex] - (sizes[columnIndex] || 0);
-        const code = alignments[columnIndex];
-
-        if (code === 114 /* `r` */) {
-          before = ' '.repeat(size);
-        } else if (code === 99 /* `c` */) {
-          const half = size / 2;
-
-          if (size % 2) {
-            before = ' '.repeat(half + 0.5);
-            after = ' '.repeat(half - 0.5);
-          } else {
-            before = ' '.repeat(half);
-            after = before;
-          }
-        } else {
-          after = ' '.repeat(size);
-        }
-      }
-
-      if (settings.delimiterStart !== false && !columnIndex) {
-        line.push('|');
-      }
-
-      if (
-        settings.padding !== false &&
-        // Don’t add the opening space if we’re not aligning and the cell is
-        // empty: there will be a closing space.
-        !(settings.alignDelimiters === false && cell === '') &&
-        (settings.delimiterStart !== false || columnIndex)
-      ) {
-        line.push(' ');
-      }
-
-      if (settings.alignDelimiters !== false) {
-        line.push(before);
-      }
-
-      line.push(cell);
-
-      if (settings.alignDelimiters !== false) {
-        line.push(after);
-      }
-
-      if (settings.padding !== false) {
-        line.push(' ');
-      }
-
-      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
-        line.push('|');
-      }
-    }
-
-    lines.push(
-      settings.delimiterEnd === false
-        ? line.join('').replace(/ +$/, '')
-        : line.join('')
-    );
-  }
-
-  return lines.join('\n')
-}
-
-/**
- * Serialize a cell value.
- *
- * @param {string | null | undefined} [value]
- *   Value to serialize.
- * @returns {string}
- *   Result.
- */
-function serialize(value) {
-  return value === null || value === undefined ? '' : String(value)
-}
-
-/**
- * Get the alignment character code from a value.
- *
- * @param {string | null | undefined} value
- *   Value.
- * @returns {number}
- *   Alignment.
- */
-function toAlignment(value) {
-  const code = typeof value === 'string' ? value.codePointAt(0) : 0;
-
-  return code === 67 /* `C` */ || code === 99 /* `c` */
-    ? 99 /* `c` */
-    : code === 76 /* `L` */ || code === 108 /* `l` */
-      ? 108 /* `l` */
-      : code === 82 /* `R` */ || code === 114 /* `r` */
-        ? 114 /* `r` */
-        : 0
-}
-
-/**
- * Untrusted text (query ids, query text, slice values, attribute names, metric and check names, file names:
- * in a pull request they come from the PR) made inert for each place a report puts it. One function per
- * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a terminal
- * line. (Pictures take no escaping of their own: the Unicode ones sit in code blocks, which parse nothing, and
- * the Mermaid one carries no name from the inputs.)
- */
-/** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
-const MAX_CELL = 80;
-// C0/C1 controls (tab, CR, LF and the Unicode line separators are turned into spaces first), bidi marks,
-// embeddings, overrides and isolates, the Arabic letter mark, BOM / zero-width no-break space, and the
-// interlinear annotation and object replacement characters.
-const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffc]/g;
-const BREAKS = /[\t\r\n\u0085\u2028\u2029]+/g;
-/**
- * Removes what must never reach any output (control characters, including the terminal's ESC, and bidi
- * overrides that reorder what a reviewer reads), folds line breaks into one space and cuts the text to
- * `max` code points (never splitting a surrogate pair), marking the cut with an ellipsis.
- */
-function clean(text, max = MAX_CELL) {
-    const s = String(text).replace(BREAKS, ' ').replace(UNSAFE, '');
-    const chars = Array.from(s);
-    return chars.length > max ? chars.slice(0, Math.max(0, max - 1)).join('') + '…' : s;
-}
-/**
- * A word GitHub could turn into a link: an @mention (also `org/team`, an e-mail address), a #123 or
- * owner/repo#123 reference, GH-123, a URL (`://`) or a www. link. Words are maximal runs of characters other
- * than white space and ` | < > & (those are escaped on their own), so a linkish word can be shown as a code
- * span with a single-backtick fence: GitHub neither autolinks nor mentions inside code, and the text a
- * reader copies is exactly the text given (no invisible character is inserted).
- */
-const WORD$3 = /[^\s`|<>&]+/g;
-const LINKISH = /[@#]|gh-\d|:\/\/|www\./i;
-/** Sentence punctuation that ends a word without being part of the name. */
-const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')']);
-/** `word` without its trailing sentence punctuation (a loop: linear in the word's length). */
-function trimTrailing(word) {
-    let end = word.length;
-    while (end > 0 && TRAILING.has(word[end - 1]))
-        end--;
-    return word.slice(0, end);
-}
-/**
- * Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). A `<` followed
- * by a space or tab, and a `>` after one, stay as typed: no HTML tag, comment, declaration or autolink can start
- * with `< ` (each needs a non-space character right after the `<`), and a `>` mid-line closes nothing that was not
- * opened, so `p < 0.050` reads the same in the raw Markdown (a pipe, a file viewer) as rendered, where `p &lt;
- * 0.050` showed its entity. Every other `<` and `>` is an entity: `<!--`, `<b>`, `<https://...>` stay inert.
- */
-function escapeMarkdown(s) {
-    return s
-        .replace(/&/g, '&amp;')
-        .replace(/<(?![ \t])/g, '&lt;')
-        .replace(/(?<![ \t])>/g, '&gt;')
-        .replace(/([\\`*_~[\]|$!])/g, '\\$1');
-}
-/** Entity-escapes text for raw HTML. */
-function escapeHtml(s) {
-    return s
-        .replace(/&/g, '&amp;')
-        .replace(/</g, '&lt;')
-        .replace(/>/g, '&gt;')
-        .replace(/"/g, '&quot;')
-        .replace(/'/g, '&#39;');
-}
-/** Applies `code` to every linkish word of `s` and `other` to the text between them. */
-function byWord(s, code, other) {
-    let out = '';
-    let last = 0;
-    for (const m of s.matchAll(WORD$3)) {
-        if (!LINKISH.test(m[0]))
-            continue;
-        // Sentence punctuation after a name ("recall@10:", "#12.") stays outside the code span.
-        const core = trimTrailing(m[0]);
-        const word = LINKISH.test(core) ? core : m[0];
-        const at = m.index ?? 0;
-        out += other(s.slice(last, at)) + code(word);
-        last = at + word.length;
-    }
-    return out + other(s.slice(last));
-}
-/**
- * Makes untrusted text inert in GitHub Markdown (a table cell or running text): every word that could fire
- * an @mention, #123 / owner/repo#123 / GH-123 reference or URL autolink is a code span (`recall@10`,
- * `@octocat`: shown and copied exactly as given, linked by nothing), no HTML or HTML comment survives
- * (`&` and every `<`, `>` that could open or close a tag become entities, so a planted `<!-- retrieval-gate:...
- * -->` marker is plain text; `p < 0.05` stays as typed), no `|` or
- * newline breaks a table, no emphasis, code, link, strikethrough or math syntax applies, no bidi override
- * reorders the text, and the text is cut at `max` code points.
- */
-function inline(text, max = MAX_CELL) {
-    return byWord(clean(text, max), (w) => `\`${w}\``, escapeMarkdown);
-}
-/**
- * Untrusted text inside raw HTML (a `<summary>` line): GitHub does not parse Markdown there, so backslash
- * escapes would show; entities are decoded, so `<`, `>`, `&` and quotes are entity-escaped, and linkish
- * words are put in `<code>` (GitHub applies mentions and autolinks to HTML text too, but not inside code).
- */
-function htmlText(text, max = MAX_CELL) {
-    // A backtick is entity-escaped too: inside HTML it is plain text, but a reader (or a renderer) must never see
-    // a code span an input opened.
-    const safe = (t) => escapeHtml(t).replace(/`/g, '&#96;');
-    return byWord(clean(text, max), (w) => `<code>${safe(w)}</code>`, safe);
-}
-/**
- * Untrusted text inside a fenced code block (the Unicode pictures): a code block parses nothing (no Markdown,
- * no HTML, no mention, no link), so the text stays as typed (`%`, `_`, `*`, `@`, `#`, any script), after
- * {@link clean}. One exception: an HTML comment opener `<!--` becomes `<!- -`, because the sticky comment is
- * found by its `<!-- retrieval-gate:... -->` marker in the raw body, and no input may plant one, even in code.
- * (A fence cannot be closed from inside: the renderer makes each fence longer than any backtick run.)
- */
-function codeText(text, max = MAX_CELL) {
-    return clean(text, max).replace(/<!--/g, '<!- -');
-}
-/**
- * Untrusted text for a terminal: control characters (ESC sequences could rewrite the screen or the
- * clipboard) and bidi overrides removed, line breaks folded, cut at `max` code points.
- */
-function plain$2(text, max = MAX_CELL) {
-    return clean(text, max);
-}
-
-/**
- * Fixed number formatting: toFixed is locale-independent, so the same value prints the same way whatever
- * the machine's locale. -0 prints as 0; a non-finite value prints as "n/a" (and never passes a check).
- */
-function fixed(x, digits) {
-    if (!Number.isFinite(x))
-        return 'n/a';
-    const s = x.toFixed(digits);
-    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
-}
-/** Like {@link fixed} with an explicit + for positive values (differences). */
-function signed(x, digits) {
-    const s = fixed(x, digits);
-    return s === 'n/a' || s.startsWith('-') || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
-}
-/** Digits for a metric: 4 for values in 0..1, fewer for large units such as milliseconds. */
-function digitsFor(range, typical) {
-    if (range && range[1] - range[0] <= 1)
-        return 4;
-    const a = Math.abs(typical);
-    return a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 4;
-}
-/** p-values: 4 significant decimals, or "< 0.0001". */
-function pValue(p) {
-    if (p === null)
-        return '—';
-    if (!Number.isFinite(p))
-        return 'n/a';
-    return p < 0.0001 ? '< 0.0001' : fixed(p, 4);
-}
-/** 0.123 -> "12.3%". */
-function percent(x, digits = 1) {
-    return Number.isFinite(x) ? `${fixed(x * 100, digits)}%` : 'n/a';
-}
-/**
- * The one label of an interval's confidence, used by every report format, chart and sentence, so a label
- * always names the confidence its interval was computed at (under a multiplicity adjustment, the family's:
- * 0.98333… -> "98.33%", not the rules' 95%). Two decimals with trailing zeros dropped: 0.95 -> "95%",
- * 0.975 -> "97.5%", 1 − 0.05/3 -> "98.33%". A confidence below 1 that would round to "100%" keeps up to six
- * decimals (0.99999 -> "99.999%"), so a label never claims certainty.
- */
-function confidenceLabel(confidence) {
-    if (!Number.isFinite(confidence))
-        return 'n/a';
-    const pct = confidence * 100;
-    let digits = 2;
-    let s = fixed(pct, digits);
-    while (confidence < 1 && Number(s) >= 100 && digits < 6)
-        s = fixed(pct, ++digits);
-    return `${s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s}%`;
-}
-/**
- * The heading of an interval column for rows at the given confidences: "95% CI" when they share one, else
- * "CI" (each cell then names its own, see {@link intervalCell}).
- */
-function intervalHeading(confidences) {
-    const labels = new Set(confidences.map(confidenceLabel));
-    return labels.size === 1 ? `${[...labels][0]} CI` : 'CI';
-}
-/** An interval cell, "[-0.0100, +0.0200]", with " at 98.33%" when the column mixes confidences. */
-function intervalCell(lo, hi, confidence, mixed) {
-    return `[${lo}, ${hi}]${mixed ? ` at ${confidenceLabel(confidence)}` : ''}`;
-}
-/** The distinct labels of some confidences, in increasing order: "95%", or "95% or 98.33%". */
-function confidenceLabels(confidences) {
-    return [...new Set([...confidences].sort((a, b) => a - b).map(confidenceLabel))].join(' or ');
-}
-/**
- * How the inconclusive checks counted, in words for the counts line: " (inconclusive counts as fail)" when they
- * all counted alike, " (1 inconclusive counts as pass, 2 as fail)" otherwise, "" when there is none. Read from
- * each check's own resolution, because too few queries (`on_too_few`), a `superior` check not shown better
- * (always fail) and an unsettled interval (`on_inconclusive`) can count differently in one report.
- */
-function inconclusiveCounting(checks) {
-    let pass = 0;
-    let fail = 0;
-    for (const c of checks) {
-        if (c.status !== 'inconclusive')
-            continue;
-        if (c.counts === 'pass')
-            pass++;
-        else
-            fail++;
-    }
-    if (pass + fail === 0)
-        return '';
-    if (pass === 0)
-        return ' (inconclusive counts as fail)';
-    if (fail === 0)
-        return ' (inconclusive counts as pass)';
-    return ` (${pass} inconclusive ${pass === 1 ? 'counts' : 'count'} as pass, ${fail} as fail)`;
-}
-
-/** How many regressed queries the report lists (the regression set file holds all of them). */
-const TOP_REGRESSIONS = 10;
-/** Every capability's details of the query at index `i` of the paired table, merged (empty when none gives any). */
-function queryDetails(result, i) {
-    const out = {};
-    for (const c of result.capabilities)
-        Object.assign(out, c.parts.queryDetails?.(i) ?? {});
-    return out;
-}
-/**
- * A test by query id for the queries some capability withholds from per-query outputs (null when none does), for
- * writers that hold ids rather than table indexes.
- */
-function withheldIds(result) {
-    if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
-        return null;
-    const index = new Map(result.table.ids.map((id, i) => [id, i]));
-    return (id) => {
-        const i = index.get(id);
-        return i !== undefined && isWithheld(result, i);
-    };
-}
-/** True when some capability withholds the query at index `i` of the paired table from per-query outputs. */
-function isWithheld(result, i) {
-    for (const c of result.capabilities)
-        if (c.parts.withheld?.(i) === true)
-            return true;
-    return false;
-}
-
-/**
- * The one number format of every JSON output (the JSON report, the regression set, the to-judge file), so the
- * same value is written as the same bytes everywhere and a reader never sees floating-point noise such as
- * `-0.050000000000000044` (0.35 − 0.4). Documented in docs/report.md ("Numbers in the JSON outputs").
- */
-/** Significant digits a non-integer keeps: far finer than any metric, bootstrap or p-value resolution. */
-const JSON_SIGNIFICANT_DIGITS = 12;
-/**
- * A number as the JSON outputs write it: integers unchanged (counts, ranks, sizes), other finite values
- * rounded to {@link JSON_SIGNIFICANT_DIGITS} significant digits (then written by JSON.stringify's shortest
- * round-trip form: -0.05, 0.3, 1.23456789012e-7), -0 as 0, and a non-finite value as null (JSON has no NaN;
- * never a silent 0).
- */
-function jsonNumber$1(x) {
-    if (!Number.isFinite(x))
-        return null;
-    if (Number.isInteger(x))
-        return x === 0 ? 0 : x;
-    const r = Number(x.toPrecision(JSON_SIGNIFICANT_DIGITS));
-    return r === 0 ? 0 : r;
-}
-/** A JSON.stringify replacer applying {@link jsonNumber} to every number of the value written. */
-function jsonNumbers(_key, value) {
-    return typeof value === 'number' ? jsonNumber$1(value) : value;
-}
-
-/**
- * One record of a JSON Lines file: JSON.stringify's text, which escapes every control character (a newline or
- * carriage return in an id cannot split the record), with the three line breaks JSON leaves raw escaped too:
- * NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029), which Python's `str.splitlines()`,
- * many editors and some JSON Lines readers take as the end of a line. The escapes are JSON's own (`\u2028`), so
- * every reader parses the same value; text without them comes back byte-identical.
- */
-const RAW_BREAKS = /[\u0085\u2028\u2029]/g;
-/** `value` as one JSON Lines record, newline included (`replacer` as JSON.stringify's). */
-function jsonLine(value, replacer) {
-    return (JSON.stringify(value, replacer).replace(RAW_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) +
-        '\n');
-}
-
-/** Metrics named by at least one check, in the order the checks first name them. */
-function gatedMetrics(result) {
-    return [...new Set(result.rules.checks.map((c) => c.metric))];
-}
-/**
- * The metrics of the regression set: every gated metric, whatever its direction. A query that got worse on a
- * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
- * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
- */
-function regressionMetrics(result) {
-    return gatedMetrics(result);
-}
-/**
- * The regression set: every query that got worse on at least one gated metric (strictly, in the metric's
- * direction: lower for `better: higher`, higher for `better: lower`), with both values of every gated metric and its attributes, as JSON Lines, one query per line
- * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
- * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
- * properties, so the same inputs give the same bytes; numbers are written by {@link jsonNumbers} (12 significant
- * digits, as in every JSON output). An empty set is an empty file. Queries a capability withholds (the holdout's)
- * are left out.
- */
-function toRegressionsJsonl(result) {
-    return regressionRecords(result)
-        .map((r) => jsonLine(r, jsonNumbers))
-        .join('');
-}
-/** The records behind {@link toRegressionsJsonl}. */
-function regressionRecords(result) {
-    const { table, rules } = result;
-    const metrics = regressionMetrics(result).map((name) => {
-        const cols = table.metrics.get(name);
-        return { name, sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
-    });
-    const attrNames = [...table.attrs.keys()].sort();
-    const out = [];
-    for (let i = 0; i < table.ids.length; i++) {
-        // Holdout queries are never listed one by one (src/capabilities/holdout.ts): the file is uploaded from PR runs.
-        if (isWithheld(result, i))
-            continue;
-        const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name);
-        if (worse.length === 0)
-            continue;
-        const values = {};
-        for (const m of metrics)
-            defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] });
-        const attributes = {};
-        for (const a of attrNames)
-            defineKey(attributes, a, table.attrs.get(a)[i]);
-        const details = queryDetails(result, i);
-        out.push({
-            query_id: table.ids[i],
-            worse_on: worse,
-            metrics: values,
-            attributes,
-            ...(details.text === undefined ? {} : { text: details.text }),
-            ...(details.top === undefined ? {} : { top: details.top })
-        });
-    }
-    return out;
-}
-/**
- * How many records {@link regressionRecords} would give, without building them: the Markdown names the count
- * only, and at 10^6 queries building 900,000 records to count them cost seconds and hundreds of MB.
- */
-function regressionCount(result) {
-    const { table, rules } = result;
-    const metrics = regressionMetrics(result).map((name) => {
-        const cols = table.metrics.get(name);
-        return { sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
-    });
-    let count = 0;
-    for (let i = 0; i < table.ids.length; i++)
-        if (metrics.some((m) => m.sign * (m.cand[i] - m.base[i]) < 0))
-            count++;
-    return count;
-}
-/** Sets a user-named key as an own data property (a key named `__proto__` stays plain data). */
-function defineKey(obj, key, value) {
-    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Longest name or value a slice label quotes (a hostile 10,000-character slice value is cut, not repeated). */
-const NAME$1 = 60;
-/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points (RAW text). */
-function sliceLabel(slice) {
-    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME$1)} = ${clean(v, NAME$1)}`).join(', ');
-}
-
-/**
- * The interval each check used and why, and why an interval could not support a pass, in words (RAW text: the
- * caller escapes it). The choice itself is made in src/stats/interval-choice.ts; these only say it.
- */
-/** The method's name as the report shows it. */
-function methodName(method) {
-    switch (method) {
-        case 'score':
-            return "Tango's score interval for paired proportions";
-        case 'skew-t':
-            return "Hall's skew-corrected t";
-        case 'seeds-t':
-            return 't over seeds and queries (Satterthwaite)';
-        case 'tied-bound':
-            return 'bound for equal differences (rule of three on the range)';
-        case 'bca':
-            return 'BCa paired bootstrap';
-        case 'percentile':
-            return 'percentile paired bootstrap';
-    }
-}
-/** Why a comparison got its method: the metric type and design that chose it (or the rules' setting). */
-function methodReason(c, result) {
-    const s = result.rules.statistics;
-    if (s.interval !== 'auto')
-        return `statistics.interval: ${s.interval}`;
-    switch (c.interval) {
-        case 'score':
-            return 'binary metric, independent queries: no resampling of a few discordant queries, never a zero-width interval';
-        case 'seeds-t':
-            return 'seed replicates: training variance from the spread of the seed means, query variance from the queries';
-        case 'tied-bound':
-            return 'every difference is the same: no spread to estimate, so the share of unseen queries that could differ, times the range';
-        default:
-            if (c.clusters !== null)
-                return `clustered (${c.clusters} clusters): cluster-robust, skew-corrected, clusters − 1 degrees of freedom; needs ${MIN_CLUSTERS} clusters or more`;
-            if (s.weights !== undefined)
-                return `target weights by ${s.weights.by}: stratified, skew-corrected, Satterthwaite degrees of freedom`;
-            return `not binary: corrected for skew (rare large losses); needs ${MIN_QUERIES_SKEW} queries or more`;
-    }
-}
-/** Why an interval cannot support a pass, e.g. "only 35 queries: a metric that is not binary needs at least 40 …". */
-function unreliableWords(code, c) {
-    switch (code) {
-        case 'no_spread':
-            return 'the differences do not vary, so the interval has no width and says nothing about other queries';
-        case 'few_queries':
-            return `only ${c.n} queries: a metric that is not binary needs at least ${MIN_QUERIES_SKEW} for its interval to hold its level when rare large losses are possible (a loss in 1 query of 10 is absent from 30 queries 4% of the time)`;
-        case 'few_clusters':
-            return (c.clusters ?? 0) < 2
-                ? `only ${c.clusters ?? 0} cluster: the variability between clusters cannot be estimated`
-                : `only ${c.clusters ?? 0} clusters: a clustered interval needs at least ${MIN_CLUSTERS} to hold its level when the effect sits in a few clusters`;
-        case 'single_unit_stratum':
-            return 'a stratum holds a single unit, whose variability cannot be estimated';
-    }
-}
-/** Per statistical check, each interval method its units used (in unit order), with the reason. */
-function methodRows(result) {
-    const rows = [];
-    for (const check of result.decision.checks) {
-        if (check.rule.kind.type === 'max_regressions')
-            continue;
-        const byMethod = new Map();
-        for (const unit of check.units) {
-            const c = unit.comparison;
-            const reason = methodReason(c, result);
-            const key = `${c.interval}\u0000${reason}`;
-            let row = byMethod.get(key);
-            if (!row)
-                byMethod.set(key, (row = { check, method: c.interval, reason, slices: [], all: false }));
-            row.slices.push(sliceLabel(c.slice));
-        }
-        for (const row of byMethod.values()) {
-            row.all = byMethod.size === 1;
-            rows.push(row);
-        }
-    }
-    return rows;
-}
-/**
- * Every note of a gated unit's comparison (clusters, strata, fallbacks, seeds), grouped per check and note, in
- * check order: what the JSON's `comparisons[].notes` hold for the gated units, for the Markdown and text reports.
- */
-function gatedNotes(result) {
-    const out = [];
-    for (const check of result.decision.checks) {
-        const byNote = new Map();
-        for (const unit of check.units) {
-            for (const note of unit.comparison.notes) {
-                let entry = byNote.get(note);
-                if (!entry)
-                    byNote.set(note, (entry = { check, note, slices: [] }));
-                entry.slices.push(sliceLabel(unit.comparison.slice));
-            }
-        }
-        out.push(...byNote.values());
-    }
-    return out;
-}
-/** "segment = a, segment = b and 3 more" (at most `max` named). */
-function slicesList(slices, max = 4) {
-    if (slices.length <= max)
-        return slices.join(', ');
-    return `${slices.slice(0, max).join(', ')} and ${slices.length - max} more`;
-}
-
-/** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
-const NAME = 60;
-/**
- * Plain words for people who do not read intervals for a living. Every function here returns RAW text that
- * may contain untrusted names (metric, check, slice values): callers escape the whole sentence for the
- * place it goes (escape.ts).
- */
-/** What a verdict does and does not claim: the last words of the Markdown report and of the HTML page. */
-const SCOPE_SENTENCE = 'This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name.';
-/**
- * The one unit rule of every report (headline, tables, pictures, terminal text, sentences): a metric whose values
- * are shares, i.e. bounded within a width of 1 (a declared `range` such as [0, 1], or a ranking measure computed
- * from runs, which lies in [0, 1]: MetricRule.bounds), shows its CHANGES (differences, intervals, margins,
- * thresholds, budgets, seed spreads) in points (x100): "+2.3 points" in words, "+2.31 pts" in a table cell; every
- * other metric shows them in its own units with its unit word ("+5.2 ms"). LEVELS (a side's mean, one query's
- * value) are shown as the files hold them (0.5525), in every place alike.
- */
-function inPoints(metric) {
-    const b = metric.bounds ?? metric.range;
-    return b !== undefined && b[1] - b[0] <= 1;
-}
-/** Points are shown with 2 decimals in a table cell: the precision of the 4 decimals of the raw value. */
-const CELL_POINT_DIGITS = 2;
-/** A change in a table cell: points with 2 decimals for a share, else the metric's digits for `typical` (a level). */
-function changeCell(x, metric, typical) {
-    if (inPoints(metric))
-        return signed(x * 100, CELL_POINT_DIGITS);
-    return signed(x, digitsFor(metric.range, typical));
-}
-/** "pts", the metric's unit ("ms") or "": the unit a table's change cell carries after its number (RAW: escape it). */
-function cellUnit(metric) {
-    return inPoints(metric) ? 'pts' : metric.unit;
-}
-/** The unit word of a metric's changes: "points", the metric's unit, or "". */
-function unitWord(metric) {
-    return inPoints(metric) ? 'points' : metric.unit;
-}
-/** A number in the metric's display terms: x100 with one decimal for shares, else the metric's digits. */
-function displayNumber(x, metric, withSign = true, typical = x) {
-    if (inPoints(metric))
-        return withSign ? signed(x * 100, 1) : fixed(x * 100, 1);
-    const d = digitsFor(metric.range, typical);
-    return withSign ? signed(x, d) : fixed(x, d);
-}
-/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms"; `typical` sets the digits (as in the sentence beside it). */
-function amount(x, metric, withSign = true, typical = x) {
-    const u = unitWord(metric);
-    const s = displayNumber(x, metric, withSign, typical);
-    return u ? `${s} ${u}` : s;
-}
-/**
- * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a change of
- * about 2.8 points (80% power); if the candidate truly changed nothing, about 1,200 more independent queries would
- * give this check an 80% chance to pass". The figure plans for no true change (what a non-inferiority check is
- * sized for), never for the observed difference, which is itself noise.
- */
-function powerWords(unit, metric) {
-    const p = unit.power;
-    if (p === null || !Number.isFinite(p.mde))
-        return '';
-    const c = unit.comparison;
-    const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`;
-    // The digits of the interval beside it: "+4.99 to +5.33 ms ... about 0.24 ms", not "0.2439 ms".
-    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
-    let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false, Number.isFinite(typical) ? typical : p.mde)} (80% power)`;
-    if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
-        const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable'
-            ? ''
-            : 'if the candidate truly changed nothing, ';
-        text += `; ${plan}about ${p.moreQueries} more independent queries would give this check an 80% chance to pass`;
-    }
-    return text;
-}
-/** "95% interval -10.9 to -8.8 points, 40 queries" */
-function intervalWords(unit, metric) {
-    const c = unit.comparison;
-    const u = unitWord(metric);
-    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
-    const lo = displayNumber(c.ci[0], metric, true, typical);
-    const hi = displayNumber(c.ci[1], metric, true, typical);
-    return `${confidenceLabel(c.confidence)} interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`;
-}
-/**
- * One sentence a product manager can read about a unit that did not pass, e.g. "recall@10 for segment = new
- * fell by 9.8 points (95% interval -10.9 to -8.8 points, 40 queries); the rules allow a drop of at most 2.0
- * points." `minPerSlice` is the rules' queries.min_per_slice (named in the too-few-queries sentence).
- */
-function explainUnit(check, unit, metric, minPerSlice) {
-    const c = unit.comparison;
-    const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`;
-    const higher = metric.better === 'higher';
-    const moved = c.delta === 0 ? 'did not change' : c.delta > 0 ? 'rose' : 'fell';
-    const by = c.delta === 0 || !Number.isFinite(c.delta) ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`;
-    const name = clean(metric.name, NAME);
-    const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`;
-    const worseWord = higher ? 'drop' : 'rise';
-    const kind = check.rule.kind;
-    switch (unit.reason) {
-        case 'too_few_queries':
-            return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`;
-        case 'interval_unreliable':
-            return `${head}; this interval cannot support a pass: ${unit.comparison.unreliable === null ? 'it is not evidence' : unreliableWords(unit.comparison.unreliable, unit.comparison)}, so the check is inconclusive.`;
-        case 'too_few_seeds':
-            return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`;
-        case 'non_finite':
-            return `${head}; a statistic is not a finite number, so the check cannot pass.`;
-        case 'holdout_looks_exceeded': {
-            const looks = unit.holdoutLooks;
-            const count = looks === undefined
-                ? 'more often than dataset.holdout_looks allows'
-                : looks.release
-                    ? `${looks.thisPr} times since the release, more than dataset.holdout_looks.max_per_release (${looks.maxPerPr}) allows`
-                    : `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows`;
-            return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`;
-        }
-        case 'no_queries':
-            return `${name}${who} has no queries to compare; a check over zero queries never passes.`;
-        case 'holdout_looks_unknown':
-            return `${head}; the looks at the holdout so far could not be counted, so a pass on it cannot be trusted and the check is inconclusive.`;
-        case 'budget_looks_exceeded':
-        case 'budget_looks_unknown':
-            return `${name}${who}: ${budgetWords(unit, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`;
-        case 'budget_exceeded':
-        case 'budget_crosses': {
-            const spent = unit.reason === 'budget_exceeded'
-                ? 'the drop since the reference exceeds the budget'
-                : 'the data cannot rule out a drop since the reference beyond the budget';
-            return `${name}${who}: ${budgetWords(unit, metric)}; ${spent}, whatever this PR alone did (${amount(c.delta, metric)} against its baseline).`;
-        }
-        case 'too_many_regressions': {
-            const t = kind.type === 'max_regressions' && kind.threshold > 0
-                ? ` by more than ${amount(kind.threshold, metric, false)}`
-                : '';
-            return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
-        }
-    }
-    if (kind.type === 'level')
-        return levelSentence(kind, unit, metric, `${name}${who}`);
-    const marginWords = (m) => {
-        const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : '';
-        return `${amount(m, metric, false)}${rel}`;
-    };
-    if (kind.type === 'non_inferior') {
-        const allowed = `a ${worseWord} of at most ${marginWords(unit.margin)}`;
-        if (unit.reason === 'shown_worse')
-            return `${head}; the rules allow ${allowed}.`;
-        const worst = higher ? c.ci[0] : c.ci[1];
-        return `${head}; the data cannot rule out a ${worseWord} of ${amount(Math.abs(worst), metric, false)}, and the rules allow ${allowed}${powerWords(unit, metric)}.`;
-    }
-    if (kind.type === 'superior') {
-        if (kind.test === 'mcnemar') {
-            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue
-                ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
-                : '';
-            return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
-        }
-        if (kind.test === 't' || kind.test === 'randomization') {
-            const test = kind.test === 't' ? 'paired t-test' : 'randomization test';
-            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue
-                ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
-                : '';
-            const gain = higher ? 'rise' : 'fall';
-            return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
-        }
-        return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
-    }
-    return head + '.';
-}
-/** A level of a metric as the files hold it, with the metric's digits and unit: "0.3412", "212.5 ms". */
-function levelText(x, metric, typical = x) {
-    const s = fixed(x, digitsFor(metric.range, typical));
-    return metric.unit ? `${s} ${metric.unit}` : s;
-}
-/**
- * The sentence of an at_least / at_most unit that did not pass: "recall@10 has a candidate mean of 0.3412 (95% t
- * interval 0.3221 to 0.3603, 400 queries); the rules need at least 0.3500." (too few queries and non-finite values
- * have their sentences in explainUnit).
- */
-function levelSentence(kind, unit, metric, subject) {
-    const level = unit.level;
-    const need = `the rules need ${kind.bound === 'at_least' ? 'at least' : 'at most'} ${levelText(kind.value, metric)}`;
-    if (level === undefined)
-        return `${subject}: ${need}.`;
-    const n = unit.comparison.n;
-    const queries = `${n} ${n === 1 ? 'query' : 'queries'}`;
-    if (level.ci === null)
-        return `${subject} has a candidate mean of ${levelText(level.mean, metric)} with no spread over its ${queries} (every value the same), so its interval shows nothing; ${need}.`;
-    const typical = Math.max(Math.abs(level.ci[0]), Math.abs(level.ci[1]));
-    const interval = `${confidenceLabel(level.confidence)} t interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`;
-    const head = `${subject} has a candidate mean of ${levelText(level.mean, metric, typical)} (${interval}, ${queries})`;
-    if (unit.reason === 'interval_crosses_level')
-        return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`;
-    return `${head}; ${need}.`;
-}
-/**
- * How much of a unit's regression budget is spent, e.g. "0.8 of 1.0 points used since v1.4 (95% interval 0.3
- * to 1.3 points)", or "0.0 of 1.0 points used since v1.4 (the candidate is 0.4 points better; ...)". RAW text.
- */
-function budgetWords(unit, metric) {
-    const b = unit.budget;
-    if (b === undefined)
-        return '';
-    const u = unitWord(metric);
-    const typical = Math.max(Math.abs(b.usedCi[0]), Math.abs(b.usedCi[1]), b.budget);
-    const used = displayNumber(Math.max(0, b.used), metric, false, typical);
-    const better = b.used < 0 ? `the candidate is ${amount(-b.used, metric, false)} better; ` : '';
-    const ci = `${displayNumber(b.usedCi[0], metric, true, typical)} to ${displayNumber(b.usedCi[1], metric, true, typical)}${u ? ` ${u}` : ''}`;
-    return `${used} of ${displayNumber(b.budget, metric, false, typical)}${u ? ` ${u}` : ''} used since ${clean(b.reference, NAME)} (${better}${confidenceLabel(b.comparison.confidence)} interval of the drop ${ci}, ${b.comparison.n} ${b.comparison.n === 1 ? 'query' : 'queries'})`;
-}
-/**
- * Sentences about the statistics a reader of the checks table must know (raw text: escape it): under
- * target weights, every metric over all queries with the observed and with the target mix (the table's
- * numbers are the target's); under a multiplicity adjustment, the confidence every check's interval has.
- * E.g. "Target mix by segment (established 50%, new 50%; observed 90%, 10%): recall@10 0.600 → 0.575
- * (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix."
- */
-function statisticsSentences(result) {
-    const out = [];
-    const { rules } = result;
-    for (const c of result.comparisons) {
-        if (c.slice.length > 0 || c.mix === null)
-            continue;
-        const metric = rules.metrics.get(c.metric);
-        const pct = (x) => `${fixed(x * 100, 0)}%`;
-        const target = c.mix.strata.map((s) => `${s.value} ${pct(s.target)}`).join(', ');
-        const observed = c.mix.strata.map((s) => pct(s.observed)).join(', ');
-        const v = (x) => (inPoints(metric) ? fixed(x, 3) : displayNumber(x, metric, false));
-        out.push(`Target mix by ${c.mix.by} (${target}; observed ${observed}): ${metric.name} ${v(c.baseline)} → ${v(c.candidate)} (${amount(c.delta, metric)}) with the target mix, ` +
-            `${v(c.mix.observed.baseline)} → ${v(c.mix.observed.candidate)} (${amount(c.mix.observed.delta, metric)}) with the observed mix.`);
-    }
-    const f = result.decision.family;
-    if (f.method !== 'none' && f.size > 1) {
-        out.push(`Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${confidenceLabel(f.confidence)} (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`);
-    }
-    return out;
-}
-
-/**
- * The `### History` section of a PR report: each gated metric (over all queries, and over every slice a check
- * gates) drawn over the last gate runs on the default branch, with this PR's candidate as the last point: a
- * Mermaid `xychart-beta` line chart GitHub renders, and a table of the numbers. Pure: the past reports were
- * read by src/github/history.ts; what could not be read is counted in a note and never fails anything.
- */
-/** Most charts drawn (the table holds every series up to {@link MAX_COLUMNS}). */
-const MAX_CHARTS = 6;
-/** Most series the table shows as columns. */
-const MAX_COLUMNS = 8;
-const keyOf = (metric, slice) => JSON.stringify([metric, [...slice].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))]);
-/** The series of this result: each gated metric over all queries, then every non-empty slice a check gates it on. */
-function seriesOf(result) {
+/** The families of the rules, in a fixed order: every query; each slice attribute; each check's set(s). */
+function subsetFamilies(rules) {
     const out = [];
     const seen = new Set();
-    const add = (metric, slice, current) => {
-        const key = keyOf(metric, slice);
-        if (seen.has(key) || !Number.isFinite(current))
+    const add = (family) => {
+        const key = familyKey(family);
+        if (seen.has(key))
             return;
         seen.add(key);
-        out.push({ metric, slice, key, current });
+        out.push(family);
     };
-    for (const metric of gatedMetrics(result)) {
-        const overall = result.comparisons.find((c) => c.metric === metric && c.slice.length === 0);
-        if (overall)
-            add(metric, [], overall.candidate);
-        for (const check of result.decision.checks) {
-            if (check.rule.metric !== metric)
-                continue;
-            for (const unit of check.units)
-                add(metric, unit.slice, unit.comparison.candidate);
-        }
-    }
+    add({ where: [], by: undefined });
+    for (const attr of rules.slices)
+        add({ where: [], by: attr });
+    for (const check of rules.checks)
+        add({ where: check.where.map(([k, v]) => [k, v]), by: check.perSlice });
     return out;
 }
-/**
- * A past report's values by series key, first value of a key kept (as a search would find it). Built once per
- * report: a search per drawn series would key every value again (up to 50 runs x 2,000 values, twice per series).
- */
-function valuesByKey(report) {
-    const index = new Map();
-    for (const x of report.values) {
-        const k = keyOf(x.metric, x.slice);
-        if (!index.has(k))
-            index.set(k, x.value);
-    }
-    return index;
+/** A family's canonical text (for sets and messages). */
+function familyKey(family) {
+    return JSON.stringify([family.where, family.by ?? null]);
 }
-/** A past report's value of a series, or undefined when that run did not gate it. */
-function valueIn(index, key) {
-    const v = index.get(key);
-    return v !== undefined && Number.isFinite(v) ? v : undefined;
-}
-/** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
-const SAFE_URL$1 = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
-const short$2 = (sha) => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7);
-const WORDS = {
-    missing: 'no report artifact',
-    expired: 'expired',
-    unreadable: 'unreadable',
-    wrong_version: 'from another report version',
-    stale: 'stale (too old)'
-};
-/** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
-function readLine$1(h) {
-    const skipped = Object.keys(WORDS)
-        .filter((r) => h.skipped[r] > 0)
-        .map((r) => `${h.skipped[r]} ${WORDS[r]}`);
-    const asked = `history.runs is ${h.requested}`;
-    const found = h.reports.length + Object.keys(WORDS).reduce((n, r) => n + h.skipped[r], 0);
-    return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`;
-}
-/** One xychart-beta line chart of a series: past points that have it, then this PR. */
-function chart(metric, points) {
-    const values = points.map((p) => p.value);
-    const lo = minOf(values);
-    const hi = maxOf(values);
-    const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01;
-    const d = digitsFor(metric.range, Math.max(Math.abs(lo), Math.abs(hi)));
-    const bottom = metric.range ? Math.max(metric.range[0], lo - pad) : lo - pad;
-    const top = metric.range ? Math.min(metric.range[1], hi + pad) : hi + pad;
-    // No input name goes into Mermaid source (it would be mangled or break the chart): the sentence above names it.
+/** The filters of the subset of `family` whose `by` attribute has `value` (as decide and the reports name it). */
+function subsetFilters(family, value) {
+    if (family.by === undefined)
+        return family.where.map(([k, v]) => [k, v]);
     return [
-        'xychart-beta',
-        `  title "past runs, then this PR"`,
-        `  x-axis [${points.map((p) => `"${p.label}"`).join(', ')}]`,
-        `  y-axis "candidate mean" ${fixed(bottom, d)} --> ${fixed(top, d)}`,
-        `  line [${values.map((v) => fixed(v, d)).join(', ')}]`
-    ].join('\n');
+        ...family.where.map(([k, v]) => [k, v]),
+        [family.by, value]
+    ].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
-/**
- * The History section's lines (empty when the result carries no history). Every past run that gave a report is
- * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
- * simply has no point on the series it lacks.
- */
-function historySection(result, h) {
-    const out = ['### History', '', readLine$1(h), ''];
-    if (h.notes.length > 0)
-        out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '');
-    const series = seriesOf(result);
-    if (h.reports.length === 0 || series.length === 0) {
-        out.push('_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._', '');
-        return out;
+/** Every attribute the families read (where, slices, per_slice) and the stratum attribute, sorted. */
+function familyAttributes(rules) {
+    const names = new Set();
+    for (const f of subsetFamilies(rules)) {
+        for (const [k] of f.where)
+            names.add(k);
+        if (f.by !== undefined)
+            names.add(f.by);
     }
-    const metricOf = (name) => result.rules.metrics.get(name);
-    const indexes = h.reports.map(valuesByKey);
-    const drawn = series.slice(0, MAX_CHARTS);
-    out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '');
-    for (const s of drawn) {
-        const labels = new Set();
-        const points = h.reports.flatMap((r, i) => {
-            const v = valueIn(indexes[i], s.key);
-            if (v === undefined)
-                return [];
-            // Two runs of one commit would share a category (and one point would hide the other): add the run.
-            const label = labels.has(short$2(r.commit)) ? `${short$2(r.commit)} run ${r.runId}` : short$2(r.commit);
-            labels.add(label);
-            return [{ label, value: v }];
-        });
-        points.push({ label: 'this PR', value: s.current });
-        const where = s.slice.length === 0 ? '' : ` (${inline(sliceLabel(s.slice), 120)})`;
-        out.push(`${inline(s.metric, 120)}${where}:`, '', '```mermaid', chart(metricOf(s.metric), points), '```', '');
-    }
-    if (series.length > MAX_CHARTS)
-        out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '');
-    const columns = series.slice(0, MAX_COLUMNS);
-    const digits = (s) => digitsFor(metricOf(s.metric).range, Math.abs(s.current));
-    const rows = [
-        [
-            'Run',
-            'Commit',
-            'Date',
-            ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))
-        ]
+    if (rules.statistics.weights)
+        names.add(rules.statistics.weights.by);
+    return [...names].sort();
+}
+/** The version of the aggregates format the SQL writes and the reader reads (2: the candidate's centred moments, for levels). */
+const AGGREGATES_VERSION = 2;
+/** The statistics of a metric's `sums` rows, by name, in the order the SQL writes them. */
+const METRIC_STATS = [
+    'sum',
+    'sum_abs',
+    'sum_baseline',
+    'sum_candidate',
+    'm2',
+    'm3',
+    'wins',
+    'losses',
+    'gained',
+    'lost',
+    'm2_candidate',
+    'm3_candidate'
+];
+/** The `meta` rows the SQL writes for these rules: the reader refuses aggregates computed for anything else. */
+function aggregatesMeta(rules) {
+    return [
+        ['version', String(AGGREGATES_VERSION)],
+        ['rules_sha256', rules.source.sha256],
+        ['seed', rules.statistics.seed],
+        ['resamples', String(rules.statistics.resamples)],
+        ['permutations', String(rules.statistics.permutations)],
+        ['method', rules.statistics.method ?? 'auto'],
+        ['families', String(subsetFamilies(rules).length)]
     ];
-    for (const [i, r] of h.reports.entries()) {
-        rows.push([
-            SAFE_URL$1.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
-            `\`${short$2(r.commit)}\``,
-            inline(r.date.slice(0, 10), 10),
-            ...columns.map((s) => {
-                const v = valueIn(indexes[i], s.key);
-                return v === undefined ? '—' : fixed(v, digits(s));
-            })
-        ]);
-    }
-    rows.push(['this PR', '', '', ...columns.map((s) => `**${fixed(s.current, digits(s))}**`)]);
-    out.push(markdownTable(rows, { alignDelimiters: false }), '');
-    if (series.length > MAX_COLUMNS)
-        out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '');
-    return out;
 }
-
-/**
- * The JSON report's `history` object (docs/report.md): which past gate runs were read and what was left out.
- * Additive, present only when the rules ask for history. The values themselves are in the past runs' own
- * reports; this names them (run, commit, date) so a reader can fetch them.
- */
-function historyJson(h) {
-    return {
-        branch: h.branch,
-        requested: h.requested,
-        read: h.reports.length,
-        skipped: { ...h.skipped },
-        runs: h.reports.map((r) => ({ run_id: r.runId, commit: r.commit, date: r.date, holdout_looks: r.holdoutLooks })),
-        notes: h.notes
-    };
+/** The `coverage` counts the SQL writes: what the pairing of rows refuses or counts (src/align/pair.ts). */
+function coverageStats(rules) {
+    const metrics = [...rules.metrics.keys()];
+    return [
+        'baseline_rows',
+        'candidate_rows',
+        'baseline_repeated',
+        'candidate_repeated',
+        'only_in_baseline',
+        'only_in_candidate',
+        'missing_ids',
+        ...familyAttributes(rules).map((a) => `missing_attribute:${a}`),
+        ...metrics.flatMap((m) => ['baseline', 'candidate'].flatMap((side) => [
+            `missing_value:${side}:${m}`,
+            `invalid_value:${side}:${m}`,
+            `filled:${side}:${m}`
+        ]))
+    ];
 }
-
-/**
- * History (rules `history`): each gated metric over the last gate runs on the default branch, with this PR as the
- * last point, so a slow slide shows. Context, never evidence: what cannot be read is a note, never a failure.
- *
- * Exam: the JSON reports of push runs on the default branch of this repository (src/github/history.ts): runs
- * of other branches, of forks, or triggered by pull requests are never read. None outside a pull request.
- */
-const historyCapability = {
-    name: 'history',
-    about: 'a slow slide no single PR shows: the gated metrics over the default branch’s last gate runs',
-    config: (rules) => rules.history,
-    inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history' }],
-    read: (_h, inputs) => Promise.resolve(inputs.record('history')),
-    assess: ({ evidence: history }) => ({
-        guards: [],
-        summary: history,
-        parts: history === undefined
-            ? {}
-            : {
-                markdown: { afterPictures: ({ result }) => historySection(result, history) },
-                json: () => ['history', historyJson(history)]
-            }
-    })
-};
-
-/** Indices (into the table) of the holdout's queries: all of them when the rules grade the holdout, the `split` = holdout ones under `all`. */
-function holdoutMask(rules, table) {
-    const n = table.ids.length;
-    const mask = new Uint8Array(n);
-    const split = rules.dataset?.split;
-    if (split === 'holdout')
-        mask.fill(1);
-    else if (split === 'all') {
-        const column = table.attrs.get('split');
-        if (column)
-            for (let i = 0; i < n; i++)
-                mask[i] = column[i] === 'holdout' ? 1 : 0;
-    }
-    return mask;
-}
-/**
- * Counts this run's look at the holdout (when it grades any holdout query) on top of `prior`. Undefined when
- * the rules name no evaluation set: without splits there is no holdout to account for.
- */
-function countHoldoutLooks(rules, table, prior) {
-    if (!rules.dataset)
-        return undefined;
-    const mask = holdoutMask(rules, table);
-    let queries = 0;
-    for (const m of mask)
-        queries += m;
-    const thisRun = queries > 0 ? 1 : 0;
-    const thisPr = prior.thisPr === null ? null : prior.thisPr + thisRun;
-    const maxPerPr = rules.dataset.holdoutMaxPerPr ?? null;
-    const maxPerRelease = rules.dataset.holdoutMaxPerRelease ?? null;
-    const thisRelease = prior.release === undefined ? null : prior.release + thisRun;
-    const overPr = maxPerPr !== null && thisPr !== null && thisPr > maxPerPr;
-    const overRelease = maxPerRelease !== null && thisRelease !== null && thisRelease > maxPerRelease;
-    return {
-        split: rules.dataset.split,
-        queries,
-        thisRun,
-        thisPr,
-        total: prior.history === undefined ? null : prior.history.looks + (thisPr ?? thisRun),
-        historyReports: prior.history === undefined ? null : prior.history.reports,
-        maxPerPr,
-        thisRelease,
-        maxPerRelease,
-        exceeded: thisRun === 1 && (overPr || overRelease),
-        unknown: thisRun === 1 && prior.unknown !== undefined ? prior.unknown : null
-    };
-}
-/**
- * Beyond the cap (or when the looks could not be counted), a unit on queries that include the holdout becomes
- * inconclusive: a unit that passed, or was inconclusive, takes reason `holdout_looks_exceeded` (or
- * `holdout_looks_unknown`); how it counts is on_inconclusive, or fail for a superior check, as for any
- * inconclusive unit. A unit that failed stays failed: looking too often makes a pass untrustworthy (the change
- * may be fitted to the holdout), not a shown loss. The caller decides every check and the verdict again.
- */
-function capHoldoutUnit(unit, account, mask, stats) {
-    if (unit.status === 'fail')
-        return unit;
-    if (!account.exceeded && account.unknown === null)
-        return unit;
-    let touches = false;
-    for (const i of stats.members(unit.slice)) {
-        if (mask[i] === 1) {
-            touches = true;
-            break;
-        }
-    }
-    if (!touches)
-        return unit;
-    if (account.unknown !== null)
-        return { ...unit, status: 'inconclusive', reason: 'holdout_looks_unknown' };
-    const release = account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease;
-    const looks = release
-        ? { thisPr: account.thisRelease, maxPerPr: account.maxPerRelease, release: true }
-        : { thisPr: account.thisPr, maxPerPr: account.maxPerPr };
-    return { ...unit, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks };
-}
-
-/**
- * What the reports say about the holdout (src/decide/holdout.ts): how often it has been looked at, and which
- * per-query details a report may show. An exam whose questions a PR author can read query by query becomes
- * development data, so the Markdown report (PR comment, job summary) lists regressed queries of the dev split
- * only and gives the holdout as aggregates.
- */
-const times = (n) => (n === 1 ? 'once' : `${n} times`);
-/** The report's sentence about the holdout (RAW: numbers and fixed words, and the ledger's reason when unknown). */
-function holdoutSentence(h) {
-    if (h.unknown !== null) {
-        return `Holdout: ${h.thisRun === 1 ? `graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'})` : `not graded by this run (split ${h.split})`}, but the looks so far could not be counted (${h.unknown}), so the checks on holdout queries are inconclusive. Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
-    }
-    if (h.thisRun === 0) {
-        const pr = h.thisPr !== null && h.thisPr > 0 ? ` It has been looked at ${times(h.thisPr)} in this PR.` : '';
-        return `Holdout: not graded by this run (split ${h.split}).${pr}`;
-    }
-    const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`;
-    const pr = h.thisPr === null
-        ? 'once by this run (outside a pull request; in one, every look is counted in the look ledger)'
-        : `${times(h.thisPr)} in this PR, this run included${cap}`;
-    const release = h.thisRelease === null
-        ? ''
-        : `, ${times(h.thisRelease)} since the release (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`;
-    const total = h.total === null
-        ? ''
-        : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`;
-    const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : '';
-    return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${release}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
-}
-/**
- * The regressed queries a report may list one by one (those no capability withholds: the dev split's), and how
- * many were withheld from the list (0 when the holdout is not graded).
- */
-function listableRegressions(result) {
-    if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
-        return { shown: result.regressions, withheld: 0 };
-    const index = new Map(result.table.ids.map((id, i) => [id, i]));
-    const shown = result.regressions.filter((r) => !isWithheld(result, index.get(r.id) ?? -1));
-    return { shown, withheld: result.regressions.length - shown.length };
-}
-/** The sentence under a list of regressed queries that left holdout queries out (RAW). */
-function withheldSentence(withheld) {
-    return `${withheld} holdout ${withheld === 1 ? 'query' : 'queries'} that got worse ${withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`;
-}
-/** The JSON report's `holdout` object (docs/report.md): additive, present only with an evaluation set. */
-function holdoutJson(h) {
-    return {
-        split: h.split,
-        graded: h.thisRun === 1,
-        queries: h.queries,
-        looks: { this_run: h.thisRun, this_pr: h.thisPr, total: h.total, history_reports: h.historyReports },
-        max_per_pr: h.maxPerPr,
-        ...(h.maxPerRelease === null ? {} : { this_release: h.thisRelease, max_per_release: h.maxPerRelease }),
-        exceeded: h.exceeded,
-        ...(h.unknown === null ? {} : { unknown: h.unknown })
-    };
-}
-
-/**
- * Holdout accounting (rules `dataset`, `dataset.holdout_looks`): a holdout graded again and again until it agrees
- * stops measuring generalisation. Every run that grades it is counted, per pull request and over the default
- * branch's history, and a cap may make the checks on it inconclusive; per-query details of holdout queries never
- * reach a report, a file or a log a pull request's run can read.
- *
- * Exam: the look ledger (what the trusted source recorded of earlier runs: src/github/look-ledger.ts; none
- * outside a pull request). When it cannot be read or this run's look cannot be recorded, the count is unknown
- * and the checks on holdout queries are inconclusive (fail closed), never counted from 0.
- */
-const holdoutCapability = {
-    name: 'holdout',
-    about: 'a holdout looked at until it agrees: looks counted where a PR cannot reset them, per-query details withheld',
-    config: (rules) => rules.dataset,
-    inputs: () => [{ role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' }],
-    read: (_d, inputs) => Promise.resolve(inputs.record('holdout-looks') ?? { thisPr: null }),
-    assess({ rules, table, evidence }) {
-        const account = countHoldoutLooks(rules, table, evidence ?? { thisPr: null });
-        const mask = holdoutMask(rules, table);
-        const graded = account.queries > 0;
-        return {
-            guards: [],
-            summary: { account, mask },
-            parts: {
-                markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
-                text: { head: () => [`  ${plain$2(holdoutSentence(account), 800)}`] },
-                json: () => ['holdout', holdoutJson(account)],
-                unitJson: (unit) => unit.holdoutLooks
-                    ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]]
-                    : [],
-                ...(graded ? { withheld: (i) => mask[i] === 1 } : {})
-            }
-        };
-    },
-    adjust: (unit, { summary, stats }) => capHoldoutUnit(unit, summary.account, summary.mask, stats)
-};
 
 /** @type {import('../src/types.d.ts').ParquetType[]} */
 const ParquetTypes = [
@@ -11355,7 +9509,7 @@ function wkbToGeojson(reader) {
   if (flags.type === 1) { // Point
     return { type: 'Point', coordinates: readPosition(reader, flags) }
   } else if (flags.type === 2) { // LineString
-    return { type: 'LineString', coordinates: readLine(reader, flags) }
+    return { type: 'LineString', coordinates: readLine$1(reader, flags) }
   } else if (flags.type === 3) { // Polygon
     return { type: 'Polygon', coordinates: readPolygon(reader, flags) }
   } else if (flags.type === 4) { // MultiPoint
@@ -11367,7 +9521,7 @@ function wkbToGeojson(reader) {
   } else if (flags.type === 5) { // MultiLineString
     const lines = [];
     for (let i = 0; i < flags.count; i++) {
-      lines.push(readLine(reader, getFlags(reader)));
+      lines.push(readLine$1(reader, getFlags(reader)));
     }
     return { type: 'MultiLineString', coordinates: lines }
   } else if (flags.type === 6) { // MultiPolygon
@@ -11436,7 +9590,7 @@ function readPosition(reader, flags) {
  * @param {WkbFlags} flags
  * @returns {number[][]}
  */
-function readLine(reader, flags) {
+function readLine$1(reader, flags) {
   const points = [];
   for (let i = 0; i < flags.count; i++) {
     points.push(readPosition(reader, flags));
@@ -11455,7 +9609,7 @@ function readPolygon(reader, flags) {
   for (let r = 0; r < flags.count; r++) {
     const count = view.getUint32(reader.offset, flags.littleEndian);
     reader.offset += 4;
-    rings.push(readLine(reader, { ...flags, count }));
+    rings.push(readLine$1(reader, { ...flags, count }));
   }
   return rings
 }
@@ -12066,7 +10220,7 @@ function markGeoColumns(schema, key_value_metadata) {
 const defaultInitialFetchSize = 1 << 19; // 512kb
 
 const decoder$1 = new TextDecoder();
-function decode$1(/** @type {Uint8Array} */ value) {
+function decode(/** @type {Uint8Array} */ value) {
   return value && decoder$1.decode(value)
 }
 
@@ -12179,7 +10333,7 @@ function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
     type: ParquetTypes[field.field_1],
     type_length: field.field_2,
     repetition_type: FieldRepetitionTypes[field.field_3],
-    name: decode$1(field.field_4),
+    name: decode(field.field_4),
     num_children: field.field_5,
     converted_type: ConvertedTypes[field.field_6],
     scale: field.field_7,
@@ -12192,19 +10346,19 @@ function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
   const num_rows = metadata.field_3;
   const row_groups = metadata.field_4.map((/** @type {any} */ rowGroup) => ({
     columns: rowGroup.field_1.map((/** @type {any} */ column, /** @type {number} */ columnIndex) => ({
-      file_path: decode$1(column.field_1),
+      file_path: decode(column.field_1),
       file_offset: column.field_2,
       meta_data: column.field_3 && {
         type: ParquetTypes[column.field_3.field_1],
         encodings: column.field_3.field_2?.map((/** @type {number} */ e) => Encodings[e]),
-        path_in_schema: column.field_3.field_3.map(decode$1),
+        path_in_schema: column.field_3.field_3.map(decode),
         codec: CompressionCodecs[column.field_3.field_4],
         num_values: column.field_3.field_5,
         total_uncompressed_size: column.field_3.field_6,
         total_compressed_size: column.field_3.field_7,
         key_value_metadata: column.field_3.field_8?.map((/** @type {any} */ kv) => ({
-          key: decode$1(kv.field_1),
-          value: decode$1(kv.field_2),
+          key: decode(kv.field_1),
+          value: decode(kv.field_2),
         })),
         data_page_offset: column.field_3.field_9,
         index_page_offset: column.field_3.field_10,
@@ -12256,10 +10410,10 @@ function parquetMetadata(arrayBuffer, { parsers, geoparquet = true } = {}) {
   }));
   /** @type {KeyValue[] | undefined} */
   const key_value_metadata = metadata.field_5?.map((/** @type {any} */ kv) => ({
-    key: decode$1(kv.field_1),
-    value: decode$1(kv.field_2),
+    key: decode(kv.field_1),
+    value: decode(kv.field_2),
   }));
-  const created_by = decode$1(metadata.field_6);
+  const created_by = decode(metadata.field_6);
 
   if (geoparquet) {
     markGeoColumns(schema, key_value_metadata);
@@ -12327,11 +10481,11 @@ function logicalType(logicalType) {
   }
   if (logicalType?.field_17) return {
     type: 'GEOMETRY',
-    crs: decode$1(logicalType.field_17.field_1),
+    crs: decode(logicalType.field_17.field_1),
   }
   if (logicalType?.field_18) return {
     type: 'GEOGRAPHY',
-    crs: decode$1(logicalType.field_18.field_1),
+    crs: decode(logicalType.field_18.field_1),
     algorithm: EdgeInterpolationAlgorithms[logicalType.field_18.field_2],
   }
   if (logicalType?.field_19) return { type: 'FILE' }
@@ -12480,7 +10634,7 @@ function rotl64(x, r) {
  * @param {bigint} val
  * @returns {bigint}
  */
-function round$1(acc, val) {
+function round(acc, val) {
   acc = acc + val * PRIME2 & MASK;
   acc = rotl64(acc, 31n);
   return acc * PRIME1 & MASK
@@ -12492,7 +10646,7 @@ function round$1(acc, val) {
  * @returns {bigint}
  */
 function mergeRound(acc, val) {
-  acc ^= round$1(0n, val);
+  acc ^= round(0n, val);
   return acc * PRIME1 + PRIME4 & MASK
 }
 
@@ -12516,10 +10670,10 @@ function xxhash64(input, seed = 0n) {
     let v4 = seed - PRIME1 & MASK;
 
     while (offset + 32 <= len) {
-      v1 = round$1(v1, view.getBigUint64(offset, true)); offset += 8;
-      v2 = round$1(v2, view.getBigUint64(offset, true)); offset += 8;
-      v3 = round$1(v3, view.getBigUint64(offset, true)); offset += 8;
-      v4 = round$1(v4, view.getBigUint64(offset, true)); offset += 8;
+      v1 = round(v1, view.getBigUint64(offset, true)); offset += 8;
+      v2 = round(v2, view.getBigUint64(offset, true)); offset += 8;
+      v3 = round(v3, view.getBigUint64(offset, true)); offset += 8;
+      v4 = round(v4, view.getBigUint64(offset, true)); offset += 8;
     }
 
     h64 = rotl64(v1, 1n) + rotl64(v2, 7n) + rotl64(v3, 12n) + rotl64(v4, 18n) & MASK;
@@ -12534,7 +10688,7 @@ function xxhash64(input, seed = 0n) {
   h64 = h64 + BigInt(len) & MASK;
 
   while (offset + 8 <= len) {
-    h64 ^= round$1(0n, view.getBigUint64(offset, true));
+    h64 ^= round(0n, view.getBigUint64(offset, true));
     h64 = rotl64(h64, 27n) * PRIME1 + PRIME4 & MASK;
     offset += 8;
   }
@@ -12831,7 +10985,7 @@ function equals(a, b, strict = true) {
  * @param {DecodedArray[]} [chunks]
  * @returns {DecodedArray}
  */
-function flatten(chunks) {
+function flatten$1(chunks) {
   if (!chunks) return []
   if (chunks.length === 1) return chunks[0]
   /** @type {any[]} */
@@ -15907,7 +14061,7 @@ async function readSelectedPages(options, groupPlan, chunk, pages, columnDecoder
 async function asyncGroupToRows({ asyncColumns }, selectStart, selectEnd, columns, rowFormat) {
   // TODO: do it without flatten
   const asyncPages = await Promise.all(asyncColumns.map(column =>
-    column.data.then(({ skipped, data }) => ({ skipped, data: flatten(data) }))
+    column.data.then(({ skipped, data }) => ({ skipped, data: flatten$1(data) }))
   ));
 
   // transpose columns into rows
@@ -15977,7 +14131,7 @@ function assembleAsync(asyncRowGroup, schemaTree, parsers) {
           const resolved = await Promise.all(childColumns.map(c => c.data));
           /** @type {Map<string, DecodedArray>} */
           const subcolumnData = new Map();
-          const flattened = resolved.map(({ data }) => flatten(data));
+          const flattened = resolved.map(({ data }) => flatten$1(data));
           // Physical pages can cover far more rows than the requested range.
           // Clip before nested/VARIANT assembly, which expands compact binary
           // values into independent object graphs and strings for every row.
@@ -16419,17 +14573,17 @@ class RowsSink {
 }
 
 /**
- * A bounded reader of the Thrift compact protocol (thrift `doc/specs/thrift-compact-protocol.md`), the
- * encoding of a Parquet file's footer and of every page header. hyparquet parses both recursively and on the
- * bytes' word: a list that claims 2^31 elements is allocated, 20,000 nested structs overflow the stack, and a
- * 16 MiB footer of empty structs becomes 16 million objects. This reader walks the same bytes first, without
- * recursion, and refuses what no Parquet writer produces: nesting deeper than `maxDepth`, more than `maxValues`
- * fields and list elements in all, a list longer than the bytes left could hold, a string running past the end,
- * an over-long varint, a type Parquet does not use (maps, sets), or bytes after the struct's end. Only then is
- * the struct handed to hyparquet (whose cost then follows the bounded count), or, for page headers, read from
- * the tree this reader builds.
+ * A bounded walk of the Thrift compact protocol (thrift `doc/specs/thrift-compact-protocol.md`), the encoding
+ * of a Parquet file's footer and of every page header, run before hyparquet parses the same bytes. It builds
+ * nothing: hyparquet does the parsing. It exists because hyparquet parses on the bytes' word, recursively and
+ * before anything can be checked: an 8 MiB footer of empty structs took it 4.9 s and 1,028 MB, a page header of
+ * 8 million empty structs 2.8 s and 631 MB, 20,000 nested structs overflow its stack (docs/limits.md). So the
+ * walk refuses, without recursion and in one pass, what no Parquet writer produces: nesting deeper than
+ * `maxDepth`, more than `maxValues` fields and list elements in all, a list or string longer than the bytes left
+ * could hold, an over-long varint, a type Parquet does not use (maps, sets), or bytes after the struct's end.
+ * hyparquet's cost then follows the bounded count.
  */
-/** Why the bytes are not a struct this reader accepts (the caller names the file and says what to do). */
+/** Why the bytes are not a struct this walk accepts (the caller names the file and says what to do). */
 class ThriftError extends Error {
 }
 const STOP = 0;
@@ -16457,12 +14611,12 @@ let Cursor$1 = class Cursor {
             throw new ThriftError(`ends at byte ${this.at} inside a struct`);
         return this.bytes[this.at++];
     }
-    /** An unsigned varint of at most `maxBytes` bytes (5 for 32-bit values, 10 for 64-bit). */
+    /** An unsigned varint of at most `maxBytes` bytes (5 for 32-bit values, 10 for 64-bit; exact up to 2^53). */
     varint(maxBytes) {
-        let result = 0n;
+        let result = 0;
         for (let i = 0; i < maxBytes; i++) {
             const b = this.byte();
-            result |= BigInt(b & 0x7f) << BigInt(7 * i);
+            result += (b & 0x7f) * 2 ** (7 * i);
             if ((b & 0x80) === 0)
                 return result;
         }
@@ -16471,124 +14625,42 @@ let Cursor$1 = class Cursor {
     /** A zigzag-encoded 32-bit (or 16-bit) integer. */
     int32() {
         const z = this.varint(5);
-        if (z > 0xffffffffn)
+        if (z > 0xffffffff)
             throw new ThriftError(`has a 32-bit integer out of range at byte ${this.at}`);
-        const n = Number(z);
-        return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
+        return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
     }
-    int64() {
-        const z = this.varint(10);
-        if (z > 0xffffffffffffffffn)
-            throw new ThriftError(`has a 64-bit integer out of range at byte ${this.at}`);
-        return z % 2n === 0n ? z / 2n : -(z + 1n) / 2n;
-    }
-    /** A length (list size, binary length) that must fit in the bytes left, each item taking at least `each` bytes. */
-    length(each, what) {
+    /** A length (list size, binary length) that must fit in the bytes left, each item taking at least one byte. */
+    length(what) {
         const n = this.varint(5);
-        const left = this.end - this.at;
-        if (n * BigInt(each) > BigInt(left))
-            throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${left} bytes follow`);
-        return Number(n);
+        if (n > this.end - this.at)
+            throw new ThriftError(`has a ${what} of ${n} at byte ${this.at}, but only ${this.end - this.at} bytes follow`);
+        return n;
+    }
+    skip(n, what) {
+        if (this.at + n > this.end)
+            throw new ThriftError(`ends at byte ${this.at} inside ${what}`);
+        this.at += n;
     }
 };
+function isElementType(t) {
+    return t === TRUE || t === FALSE || (t >= BYTE && t <= LIST) || t === STRUCT;
+}
 /**
- * Walks the struct at `bytes[start..end)` and returns where it ends (it must end exactly at `end` when
- * `exact`), with the decoded tree when `build`. Throws {@link ThriftError} for anything outside the limits.
- * Linear in the bytes; the stack is an array, so no input can make it recurse.
+ * Walks the struct at `bytes[start..end)` and returns where it ends (exactly `end` when `exact`). Throws
+ * {@link ThriftError} for anything outside the limits. Linear in the bytes; the stack is an array.
  */
-function readThriftStruct(bytes, options) {
-    const { maxDepth, maxValues, build = false, exact = false } = options;
-    const c = new Cursor$1(bytes, options.start ?? 0, options.end ?? bytes.length);
+function walkThriftStruct(bytes, walk) {
+    const c = new Cursor$1(bytes, walk.start ?? 0, walk.end ?? bytes.length);
+    const stack = [{ remaining: -1, elemType: 0, lastId: 0 }];
     let values = 0;
-    const root = {
-        list: false,
-        lastId: 0,
-        remaining: 0,
-        elemType: 0,
-        value: build ? new Map() : undefined,
-        slot: -1
-    };
-    const stack = [root];
-    /** Puts `value` into the frame on top (a struct field or the next list element). */
-    const store = (top, value) => {
-        if (top.value === undefined || value === undefined)
-            return;
-        if (top.list)
-            top.value.push(value);
-        else
-            top.value.set(top.slot, value);
-    };
-    /** Reads one value of `type`; a struct or list is opened (pushed), the rest is returned. */
-    const element = (type, top) => {
-        if (++values > maxValues)
-            throw new ThriftError(`holds more than ${maxValues} values (the limit)`);
-        switch (type) {
-            case TRUE:
-            case FALSE:
-                if (top.list) {
-                    const b = c.byte();
-                    return b === 1;
-                }
-                return type === TRUE;
-            case BYTE: {
-                const b = c.byte();
-                return b > 127 ? b - 256 : b;
-            }
-            case I16:
-            case I32:
-                return c.int32();
-            case I64:
-                return c.int64();
-            case DOUBLE: {
-                if (c.at + 8 > c.end)
-                    throw new ThriftError(`ends at byte ${c.at} inside a double`);
-                const v = new DataView(bytes.buffer, bytes.byteOffset + c.at, 8).getFloat64(0, true);
-                c.at += 8;
-                return v;
-            }
-            case BINARY: {
-                const n = c.length(1, 'binary length');
-                const v = bytes.subarray(c.at, c.at + n);
-                c.at += n;
-                return v;
-            }
-            case LIST:
-            case STRUCT: {
-                if (stack.length >= maxDepth)
-                    throw new ThriftError(`nests structs and lists deeper than ${maxDepth} (the limit) at byte ${c.at}`);
-                const frame = { list: type === LIST, lastId: 0, remaining: 0, elemType: 0, value: undefined, slot: -1 };
-                if (type === LIST) {
-                    const head = c.byte();
-                    frame.elemType = head & 0x0f;
-                    if (!isElementType(frame.elemType))
-                        throw new ThriftError(`has a list of type ${frame.elemType} at byte ${c.at}, which Parquet does not use`);
-                    const short = head >> 4;
-                    frame.remaining = short === 15 ? c.length(1, 'list size') : short;
-                    if (frame.remaining > c.end - c.at)
-                        throw new ThriftError(`has a list of ${frame.remaining} elements at byte ${c.at}, but only ${c.end - c.at} bytes follow`);
-                    if (build)
-                        frame.value = [];
-                }
-                else if (build)
-                    frame.value = new Map();
-                stack.push(frame);
-                return undefined;
-            }
-            default:
-                throw new ThriftError(`has a value of type ${type} at byte ${c.at}, which Parquet does not use`);
-        }
-    };
     while (stack.length > 0) {
         const top = stack[stack.length - 1];
         let type;
-        if (top.list) {
-            if (top.remaining === 0) {
+        if (top.remaining >= 0) {
+            if (top.remaining-- === 0) {
                 stack.pop();
-                if (stack.length > 0)
-                    store(stack[stack.length - 1], top.value);
                 continue;
             }
-            top.remaining--;
             type = top.elemType;
         }
         else {
@@ -16596,8 +14668,6 @@ function readThriftStruct(bytes, options) {
             type = head & 0x0f;
             if (type === STOP) {
                 stack.pop();
-                if (stack.length > 0)
-                    store(stack[stack.length - 1], top.value);
                 continue;
             }
             const delta = head >> 4;
@@ -16605,47 +14675,52 @@ function readThriftStruct(bytes, options) {
             if (id < 0 || id > 0x7fff)
                 throw new ThriftError(`has field id ${id} at byte ${c.at}`);
             top.lastId = id;
-            top.slot = id;
         }
-        const before = stack.length;
-        const value = element(type, top);
-        // a struct or list was opened: it is stored into `top` (under top.slot, unchanged meanwhile) when it closes
-        if (stack.length > before)
-            continue;
-        store(top, value);
+        if (++values > walk.maxValues)
+            throw new ThriftError(`holds more than ${walk.maxValues} values (the limit)`);
+        if (type === TRUE || type === FALSE) {
+            if (top.remaining >= 0)
+                c.skip(1, 'a boolean'); // a list's booleans are a byte each; a field's are in its type
+        }
+        else if (type === BYTE)
+            c.skip(1, 'a byte');
+        else if (type === I16 || type === I32)
+            c.int32();
+        else if (type === I64)
+            c.varint(10);
+        else if (type === DOUBLE)
+            c.skip(8, 'a double');
+        else if (type === BINARY)
+            c.skip(c.length('binary length'), 'a binary');
+        else if (type === LIST || type === STRUCT) {
+            if (stack.length >= walk.maxDepth)
+                throw new ThriftError(`nests structs and lists deeper than ${walk.maxDepth} (the limit) at byte ${c.at}`);
+            if (type === STRUCT)
+                stack.push({ remaining: -1, elemType: 0, lastId: 0 });
+            else {
+                const head = c.byte();
+                const elemType = head & 0x0f;
+                if (!isElementType(elemType))
+                    throw new ThriftError(`has a list of type ${elemType} at byte ${c.at}, which Parquet does not use`);
+                const remaining = head >> 4 === 15 ? c.length('list size') : head >> 4;
+                if (remaining > c.end - c.at)
+                    throw new ThriftError(`has a list of ${remaining} elements at byte ${c.at}, but only ${c.end - c.at} bytes follow`);
+                stack.push({ remaining, elemType, lastId: 0 });
+            }
+        }
+        else
+            throw new ThriftError(`has a value of type ${type} at byte ${c.at}, which Parquet does not use`);
     }
-    if (exact && c.at !== c.end)
+    if (walk.exact === true && c.at !== c.end)
         throw new ThriftError(`ends at byte ${c.at}, ${c.end - c.at} bytes before the end of its space`);
-    return { end: c.at, value: root.value };
-}
-function isElementType(t) {
-    return t === TRUE || t === FALSE || (t >= BYTE && t <= LIST) || t === STRUCT;
-}
-/** Field `id` of `s` as a safe integer (i32 or i64), or undefined when absent or not an integer. */
-function intField(s, id) {
-    const v = s.get(id);
-    if (typeof v === 'number' && Number.isInteger(v))
-        return v;
-    if (typeof v === 'bigint' && v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER))
-        return Number(v);
-    return undefined;
-}
-/** Field `id` of `s` as a struct, or undefined. */
-function structField(s, id) {
-    const v = s.get(id);
-    return v instanceof Map ? v : undefined;
-}
-/** Field `id` of `s` as a boolean, or undefined. */
-function boolField(s, id) {
-    const v = s.get(id);
-    return typeof v === 'boolean' ? v : undefined;
+    return c.at;
 }
 
 /**
  * A Parquet file's frame and footer, checked before anything is decoded from them. hyparquet takes the
  * footer's word for everything (how many rows, where each column chunk is, how deep the schema nests), so
  * every number that decides what is read or allocated is checked here against the file: the footer's size
- * and its Thrift structure ({@link readThriftStruct}: bounded depth and value count, no recursion) before
+ * and its Thrift structure ({@link walkThriftStruct}: bounded depth and value count, no recursion) before
  * hyparquet parses it; then the schema's shape (depth, element count, every group's children present), and
  * every row group's row count and every column chunk's place and size against the file length. A file that
  * fails is refused as corrupt, naming the file and the row group and column, never read as "missing values".
@@ -16709,7 +14784,7 @@ async function readParquetFooter(file, reader) {
     bytes.set(await reader.read(footerStart, size - 8));
     bytes.set(tail, length);
     try {
-        readThriftStruct(bytes, { end: length, maxDepth: MAX_FOOTER_DEPTH, maxValues: MAX_FOOTER_VALUES, exact: true });
+        walkThriftStruct(bytes, { end: length, maxDepth: MAX_FOOTER_DEPTH, maxValues: MAX_FOOTER_VALUES, exact: true });
     }
     catch (error) {
         if (!(error instanceof ThriftError))
@@ -16888,11 +14963,12 @@ function checkRowGroups(file, metadata, leaves, at) {
  * declares and writes every value a run-length run claims, even past the values the page holds (one 5-byte
  * run of 2^28 values cost 2.7 GB); it reads a value stream past its page into the next page's bytes, and
  * turns a dictionary index past the dictionary or a definition level out of range into a missing value. So each
- * page of every column read is walked here first, bounded: its header (bounded Thrift), sizes inside the chunk
- * and under the caps, its decompressed bytes, its definition levels and dictionary indices run by run (no run
- * may go past the page's values; every index inside the dictionary; every level 0 or 1), and its value bytes
- * against the count they must hold. The chunk's pages must add up to exactly the row group's rows. What then
- * reaches hyparquet decodes to exactly the values the file holds, in work and memory proportional to them.
+ * page of every column read is walked here first, bounded: its header (walked by src/readers/binary/thrift-compact.ts,
+ * then parsed by hyparquet), sizes inside the chunk and under the caps, its decompressed bytes, its definition levels
+ * and dictionary indices run by run (no run may go past the page's values; every index inside the dictionary; every
+ * level 0 or 1), and its value bytes against the count they must hold. The chunk's pages must add up to exactly the
+ * row group's rows. What then reaches hyparquet decodes to exactly the values the file holds, in work and memory
+ * proportional to them.
  *
  * Only flat columns (one value or null per row) are read, in the encodings pandas / pyarrow, Spark's default
  * writer, polars and DuckDB write by default: PLAIN, dictionary (PLAIN_DICTIONARY, RLE_DICTIONARY), RLE
@@ -16904,23 +14980,27 @@ const MAX_PAGE_VALUES = 1 << 20;
 const MAX_PAGE_BYTES = 32 * 1024 * 1024;
 /** Page headers are small structs (sizes, counts, statistics); these bound the walk of a damaged one. */
 const HEADER_LIMITS = { maxDepth: 8, maxValues: 1000 };
-const PAGE_TYPES = { 0: 'DATA_PAGE', 1: 'INDEX_PAGE', 2: 'DICTIONARY_PAGE', 3: 'DATA_PAGE_V2' };
-const ENCODINGS = {
-    0: 'PLAIN',
-    1: 'GROUP_VAR_INT',
-    2: 'PLAIN_DICTIONARY',
-    3: 'RLE',
-    4: 'BIT_PACKED',
-    5: 'DELTA_BINARY_PACKED',
-    6: 'DELTA_LENGTH_BYTE_ARRAY',
-    7: 'DELTA_BYTE_ARRAY',
-    8: 'RLE_DICTIONARY',
-    9: 'BYTE_STREAM_SPLIT',
-    10: 'ALP'
-};
 const WIDTH$4 = { INT32: 4, FLOAT: 4, INT64: 8, DOUBLE: 8, INT96: 12 };
 /** Why a page is refused (turned into the refusal naming the file, row group, column and page). */
 class PageError extends Error {
+}
+/** A header field as hyparquet parsed it: an integer, or undefined (absent, or a value of another Thrift type). */
+function int$2(v) {
+    return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+/** The page header at `bytes[at..]`, walked (bounded) and then parsed by hyparquet; `end`: where its body starts. */
+function pageHeader(bytes, at) {
+    try {
+        walkThriftStruct(bytes, { ...HEADER_LIMITS, start: at });
+    }
+    catch (error) {
+        if (error instanceof ThriftError)
+            throw new PageError(`has a page header that ${error.message}`);
+        throw error;
+    }
+    const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: at };
+    const header = parquetHeader(reader);
+    return { header, end: reader.offset };
 }
 /**
  * Walks every page of the column chunk `bytes` (the chunk's bytes as the footer places them) and throws an
@@ -16940,43 +15020,32 @@ function checkColumnChunk(bytes, chunk) {
         try {
             if (at >= bytes.length)
                 throw new PageError(`is missing: the column chunk ends after ${values} of the row group's ${rows} values`);
-            let header;
-            let bodyAt;
-            try {
-                const h = readThriftStruct(bytes, { ...HEADER_LIMITS, start: at, build: true });
-                header = h.value;
-                bodyAt = h.end;
-            }
-            catch (error) {
-                if (error instanceof ThriftError)
-                    throw new PageError(`has a page header that ${error.message}`);
-                throw error;
-            }
-            const type = PAGE_TYPES[intField(header, 1) ?? -1];
-            const usize = intField(header, 2);
-            const csize = intField(header, 3);
+            const { header, end: bodyAt } = pageHeader(bytes, at);
+            const usize = int$2(header.uncompressed_page_size);
+            const csize = int$2(header.compressed_page_size);
             if (csize === undefined || csize < 0 || bodyAt + csize > bytes.length) {
                 throw new PageError(`claims ${String(csize)} bytes, but the column chunk has ${bytes.length - bodyAt} left`);
             }
             if (usize === undefined || usize < 0 || usize > MAX_PAGE_BYTES) {
                 throw new PageError(`claims ${String(usize)} bytes uncompressed; a page is at most ${MAX_PAGE_BYTES} (writers default to 1 MiB)`);
             }
-            const body = bytes.subarray(bodyAt, bodyAt + csize);
+            const page = { header, body: bytes.subarray(bodyAt, bodyAt + csize), usize };
             at = bodyAt + csize;
-            if (type === 'DICTIONARY_PAGE') {
+            if (header.type === 'DICTIONARY_PAGE') {
                 if (pageNo !== 1)
                     throw new PageError('is a dictionary page after the first page');
-                dictionary = checkDictionaryPage(header, body, usize, chunk);
+                dictionary = checkDictionaryPage(page, chunk);
             }
-            else if (type === 'DATA_PAGE' || type === 'DATA_PAGE_V2') {
-                const page = { header, body, usize };
-                const n = type === 'DATA_PAGE' ? checkDataPageV1(page, chunk, dictionary) : checkDataPageV2(page, chunk, dictionary);
+            else if (header.type === 'DATA_PAGE' || header.type === 'DATA_PAGE_V2') {
+                const n = header.type === 'DATA_PAGE'
+                    ? checkDataPageV1(page, chunk, dictionary)
+                    : checkDataPageV2(page, chunk, dictionary);
                 if (values + n > rows)
                     throw new PageError(`holds ${n} values, past the row group's ${rows} rows (${values} before it)`);
                 values += n;
             }
             else {
-                throw new PageError(`has page type ${type ?? String(intField(header, 1))}, which is not read`);
+                throw new PageError(`has page type ${header.type ?? 'unknown'}, which is not read`);
             }
         }
         catch (error) {
@@ -17003,31 +15072,28 @@ function decompress(body, size, codec) {
     return out;
 }
 /** The dictionary's size, after checking its values fill its page as PLAIN values. */
-function checkDictionaryPage(header, body, usize, chunk) {
-    const h = structField(header, 7);
-    const n = h === undefined ? undefined : intField(h, 1);
+function checkDictionaryPage(raw, chunk) {
+    const n = int$2(raw.header.dictionary_page_header?.num_values);
     if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
         throw new PageError(`is a dictionary of ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
-    const page = decompress(body, usize, chunk.codec);
+    const page = decompress(raw.body, raw.usize, chunk.codec);
     checkPlain(page, 0, n, chunk.leaf);
     return n;
 }
 /** Checks a v1 data page (levels and values compressed together) and returns its value count (nulls included). */
 function checkDataPageV1(raw, chunk, dictionary) {
-    const { header, body, usize } = raw;
-    const h = structField(header, 5);
-    const n = h === undefined ? undefined : intField(h, 1);
+    const h = raw.header.data_page_header;
+    const n = int$2(h?.num_values);
     if (h === undefined || n === undefined || n < 0 || n > MAX_PAGE_VALUES)
         throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
-    const encoding = ENCODINGS[intField(h, 2) ?? -1];
-    const page = decompress(body, usize, chunk.codec);
+    const page = decompress(raw.body, raw.usize, chunk.codec);
     let at = 0;
     let present = n;
     if (chunk.leaf.optional) {
         // hyparquet reads levels as the RLE / bit-packed hybrid only (the deprecated BIT_PACKED levels would be misread)
-        const levels = ENCODINGS[intField(h, 3) ?? 3];
+        const levels = h.definition_level_encoding ?? 'RLE';
         if (levels !== 'RLE')
-            throw new PageError(`has definition levels in the ${levels ?? 'unknown'} encoding, which is not read`);
+            throw new PageError(`has definition levels in the ${levels} encoding, which is not read`);
         if (page.length < 4)
             throw new PageError('ends before its definition levels');
         const length = new DataView(page.buffer, page.byteOffset, page.length).getUint32(0, true);
@@ -17036,21 +15102,20 @@ function checkDataPageV1(raw, chunk, dictionary) {
         present = hybridRuns(page.subarray(4, 4 + length), { count: n, width: 1, max: 1, what: 'definition levels' });
         at = 4 + length;
     }
-    checkValues({ bytes: page, at, n: present, encoding, v2: false }, chunk, dictionary);
+    checkValues({ bytes: page, at, n: present, encoding: h.encoding, v2: false }, chunk, dictionary);
     return n;
 }
 /** Checks a v2 data page (levels uncompressed before the values) and returns its value count (nulls included). */
 function checkDataPageV2(raw, chunk, dictionary) {
-    const { header, body, usize } = raw;
-    const h = structField(header, 8);
+    const { body, usize } = raw;
+    const h = raw.header.data_page_header_v2;
     if (h === undefined)
         throw new PageError('has no data page header');
-    const n = intField(h, 1);
-    const nulls = intField(h, 2);
-    const rows = intField(h, 3);
-    const defBytes = intField(h, 5) ?? -1;
-    const repBytes = intField(h, 6) ?? -1;
-    const encoding = ENCODINGS[intField(h, 4) ?? -1];
+    const n = int$2(h.num_values);
+    const nulls = int$2(h.num_nulls);
+    const rows = int$2(h.num_rows);
+    const defBytes = int$2(h.definition_levels_byte_length) ?? -1;
+    const repBytes = int$2(h.repetition_levels_byte_length) ?? -1;
     if (n === undefined || n < 0 || n > MAX_PAGE_VALUES)
         throw new PageError(`claims ${String(n)} values; a page holds at most ${MAX_PAGE_VALUES}`);
     if (rows !== n)
@@ -17066,12 +15131,11 @@ function checkDataPageV2(raw, chunk, dictionary) {
         throw new PageError(`has ${defBytes} bytes of definition levels in a required column`);
     if (nulls !== n - present)
         throw new PageError(`says ${String(nulls)} nulls, its definition levels say ${n - present}`);
-    if (usize < defBytes)
-        throw new PageError(`claims ${usize} bytes uncompressed, fewer than its ${defBytes} bytes of definition levels`);
     const rest = body.subarray(defBytes);
-    const compressed = boolField(h, 7) !== false && usize - defBytes > 0;
+    // as hyparquet decides it: compressed unless the header says false, and an empty stream is not decompressed
+    const compressed = h.is_compressed !== false && usize - defBytes > 0;
     const values = compressed ? decompress(rest, usize - defBytes, chunk.codec) : rest;
-    checkValues({ bytes: values, at: 0, n: present, encoding, v2: true }, chunk, dictionary);
+    checkValues({ bytes: values, at: 0, n: present, encoding: h.encoding, v2: true }, chunk, dictionary);
     return n;
 }
 /**
@@ -17306,7 +15370,7 @@ function corrupt(where, error) {
     return corruptParquet(where, `is not a readable Parquet file (${message.slice(0, 200)})`);
 }
 /** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
-function plain$1(value) {
+function plain$2(value) {
     if (typeof value === 'bigint')
         return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
     return value;
@@ -17448,7 +15512,7 @@ async function readWideParquetRows(file, pq, options) {
     }
     await forEachParquetRow(file, pq, read, (record, n) => {
         const label = `row ${n}`;
-        const id = plain$1(record[idField]);
+        const id = plain$2(record[idField]);
         if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
             throw new InputError({ file, key: label }, `${quote(idField)} is ${id === null || id === undefined ? 'null' : typeof id}, not a string`, 'every row needs a query id (text, or a whole number)');
         }
@@ -17457,7 +15521,7 @@ async function readWideParquetRows(file, pq, options) {
             return;
         for (const name of read)
             if (name !== idField)
-                sink.value(row, name, plain$1(record[name]), { key: label });
+                sink.value(row, name, plain$2(record[name]), { key: label });
     });
     return sink.finish(`write one row per query with a ${quote(idField)} column`);
 }
@@ -17475,15 +15539,15 @@ async function readParquetRun(file, collector) {
         for (const name of [idColumn, 'doc_id', 'score'])
             requireColumn(file, pq, name, hint);
         await forEachParquetRow(file, pq, [idColumn, 'doc_id', 'score'], (record, n) => {
-            const id = plain$1(record[idColumn]);
+            const id = plain$2(record[idColumn]);
             if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
                 throw new InputError({ file, line: n }, `${quote(idColumn)} is not a query id (found ${quote(id)})`, hint);
             }
-            const doc = plain$1(record.doc_id);
+            const doc = plain$2(record.doc_id);
             if (!(typeof doc === 'string' && doc !== '') && !(typeof doc === 'number' && Number.isInteger(doc))) {
                 throw new InputError({ file, line: n, queryId: String(id) }, `"doc_id" is not a document id (found ${quote(doc)})`, hint);
             }
-            const score = plain$1(record.score);
+            const score = plain$2(record.score);
             if (typeof score !== 'number' || !Number.isFinite(score)) {
                 throw new InputError({ file, line: n, queryId: String(id) }, `"score" is not a finite number (found ${quote(score)})`, hint);
             }
@@ -17512,13 +15576,15 @@ const AGGREGATE_COLUMNS = [
     'x',
     'y'
 ];
+/** The sections a row of aggregates is in (its first cell), to recognise a CSV file written without its header. */
+const AGGREGATE_SECTIONS = ['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram'];
 /** A Parquet table of the aggregates, by its column names. */
 async function readParquetAggregates(to) {
     await withParquet(to.path, async (pq) => {
         const missing = AGGREGATE_COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c));
         if (missing.length > 0)
             throw new InputError({ file: to.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint);
-        await forEachParquetRow(to.path, pq, [...AGGREGATE_COLUMNS], (record, row) => to.onCells((c) => plain$1(record[c]), { file: to.name, line: row }));
+        await forEachParquetRow(to.path, pq, [...AGGREGATE_COLUMNS], (record, row) => to.onCells((c) => plain$2(record[c]), { file: to.name, line: row }));
     });
 }
 /** A CSV file of the aggregates with a header naming the columns (any order, blank lines skipped). */
@@ -17529,6 +15595,8 @@ async function readCsvAggregates(to) {
         if (header === undefined) {
             header = fields.map((f) => f.trim());
             const missing = AGGREGATE_COLUMNS.filter((c) => !header.includes(c));
+            if (missing.length > 0 && AGGREGATE_SECTIONS.includes(header[0]))
+                throw new InputError(where, 'has no header: its first line is a row of aggregates', "write the header line (Spark: .write.option('header', True).csv(DIR), whose default writes none; or write Parquet)");
             if (missing.length > 0)
                 throw new InputError(where, `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint);
             return;
@@ -17549,390 +15617,6 @@ async function readJsonlAggregates(to) {
         const record = readObjectLine(text, to.name, line, to.hint);
         to.onCells((c) => record[c], { file: to.name, line });
     });
-}
-
-/**
- * xxHash32 (Yann Collet's reference algorithm, seed 0 unless given): the checksum the LZ4 frame format puts on its
- * header, and optionally on each block and on the whole content. Checked so that a damaged or cut `.lz4` file is
- * refused by name instead of decoding to plausible-looking wrong scores.
- */
-const P1 = 0x9e3779b1;
-const P2 = 0x85ebca77;
-const P3 = 0xc2b2ae3d;
-const P4 = 0x27d4eb2f;
-const P5 = 0x165667b1;
-function rotl(x, r) {
-    return (x << r) | (x >>> (32 - r));
-}
-function lane(b, i) {
-    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
-}
-function round(acc, input) {
-    return Math.imul(rotl((acc + Math.imul(input, P2)) | 0, 13), P1);
-}
-/** The 32-bit xxHash of `bytes[start, end)` as an unsigned number. */
-function xxhash32(bytes, start = 0, end = bytes.length, seed = 0) {
-    let i = start;
-    const len = end - start;
-    let h;
-    if (len >= 16) {
-        let v1 = (seed + P1 + P2) | 0;
-        let v2 = (seed + P2) | 0;
-        let v3 = seed | 0;
-        let v4 = (seed - P1) | 0;
-        const limit = end - 16;
-        while (i <= limit) {
-            v1 = round(v1, lane(bytes, i));
-            v2 = round(v2, lane(bytes, i + 4));
-            v3 = round(v3, lane(bytes, i + 8));
-            v4 = round(v4, lane(bytes, i + 12));
-            i += 16;
-        }
-        h = (rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18)) | 0;
-    }
-    else {
-        h = (seed + P5) | 0;
-    }
-    h = (h + len) | 0;
-    while (i + 4 <= end) {
-        h = Math.imul(rotl((h + Math.imul(lane(bytes, i), P3)) | 0, 17), P4);
-        i += 4;
-    }
-    while (i < end) {
-        h = Math.imul(rotl((h + Math.imul(bytes[i], P5)) | 0, 11), P1);
-        i++;
-    }
-    h ^= h >>> 15;
-    h = Math.imul(h, P2);
-    h ^= h >>> 13;
-    h = Math.imul(h, P3);
-    h ^= h >>> 16;
-    return h >>> 0;
-}
-
-/**
- * A bounded decoder of the LZ4 frame format (lz4 `doc/lz4_Frame_format.md` v1.6.x, and the block format of
- * `doc/lz4_Block_format.md`), for ranx's `.lz4` runs: `lz4.frame.open(path, "wb")` around
- * `lz4.frame.compress(cbor2.dumps(run))`. Written here rather than taken from npm because the need is small
- * (decode only, no dictionaries) and every limit must be ours: the output never grows past `cap` bytes (a
- * 1 KiB frame can claim gigabytes), every length and match offset is checked against what has been read, and
- * the header, block and content checksums (xxHash32) are verified, so a damaged file is refused, never decoded
- * into other numbers. Concatenated frames are decoded one after the other (the format allows it); skippable
- * frames are skipped. Iterative throughout: no input can make it recurse.
- */
-/** The first four bytes of an LZ4 frame (0x184D2204, little-endian). */
-const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
-/** Why a frame cannot be decoded (the caller turns it into the refusal with the file and what to do). */
-class Lz4FrameError extends Error {
-    tooLarge;
-    /** True when the content is (or claims to be) over the cap, not damaged: the remedy differs. */
-    constructor(message, tooLarge = false) {
-        super(message);
-        this.tooLarge = tooLarge;
-    }
-}
-/** Largest block each BD code allows (4: 64 KiB ... 7: 4 MiB). */
-const BLOCK_MAX = { 4: 1 << 16, 5: 1 << 18, 6: 1 << 20, 7: 1 << 22 };
-/** True when `bytes` starts with the LZ4 frame magic. */
-function startsWithLz4Magic(bytes) {
-    return bytes.length >= 4 && LZ4_MAGIC.every((b, i) => bytes[i] === b);
-}
-/** A growable output that refuses to grow past its cap. */
-class Output {
-    cap;
-    buf = new Uint8Array(1 << 16);
-    length = 0;
-    constructor(cap) {
-        this.cap = cap;
-    }
-    ensure(extra) {
-        const need = this.length + extra;
-        if (need > this.cap)
-            throw new Lz4FrameError(`decompresses to more than ${this.cap} bytes (the limit)`, true);
-        if (need <= this.buf.length)
-            return;
-        let size = this.buf.length;
-        while (size < need)
-            size *= 2;
-        const grown = new Uint8Array(Math.min(size, this.cap));
-        grown.set(this.buf.subarray(0, this.length));
-        this.buf = grown;
-    }
-}
-function u32(b, i) {
-    return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16) | (b[i + 3] << 24)) >>> 0;
-}
-/**
- * Decodes one LZ4 block into `out`. Matches may reach back to `windowStart` (the start of the frame's output for
- * linked blocks, of the block for independent ones), never before.
- */
-function decodeBlock(block, out, windowStart) {
-    const { src, start, end } = block;
-    let ip = start;
-    for (;;) {
-        if (ip >= end)
-            throw new Lz4FrameError(`block at byte ${start} ends inside a sequence`);
-        const token = src[ip++];
-        let literals = token >>> 4;
-        if (literals === 15) {
-            let b;
-            do {
-                if (ip >= end)
-                    throw new Lz4FrameError(`block at byte ${start} ends inside a literal length`);
-                b = src[ip++];
-                literals += b;
-            } while (b === 255);
-        }
-        if (ip + literals > end)
-            throw new Lz4FrameError(`block at byte ${start} has ${literals} literals but ends before them`);
-        out.ensure(literals);
-        out.buf.set(src.subarray(ip, ip + literals), out.length);
-        out.length += literals;
-        ip += literals;
-        if (ip === end)
-            return; // the last sequence holds literals only
-        if (ip + 2 > end)
-            throw new Lz4FrameError(`block at byte ${start} ends inside a match offset`);
-        const offset = src[ip] | (src[ip + 1] << 8);
-        ip += 2;
-        if (offset === 0 || offset > out.length - windowStart)
-            throw new Lz4FrameError(`block at byte ${start} has a match offset ${offset} before the start of the data`);
-        let match = (token & 15) + 4;
-        if ((token & 15) === 15) {
-            let b;
-            do {
-                if (ip >= end)
-                    throw new Lz4FrameError(`block at byte ${start} ends inside a match length`);
-                b = src[ip++];
-                match += b;
-            } while (b === 255);
-        }
-        out.ensure(match);
-        const buf = out.buf;
-        let from = out.length - offset;
-        let to = out.length;
-        if (offset >= match)
-            buf.copyWithin(to, from, from + match);
-        else
-            for (const stop = to + match; to < stop;)
-                buf[to++] = buf[from++];
-        out.length += match;
-    }
-}
-/** Decodes the frame starting at `pos`; returns where the next frame starts. */
-function decodeFrame(src, pos, out) {
-    const headerStart = pos + 4;
-    if (src.length < headerStart + 3)
-        throw new Lz4FrameError('is cut short inside the frame header');
-    const flg = src[headerStart];
-    const bd = src[headerStart + 1];
-    if (flg >>> 6 !== 1)
-        throw new Lz4FrameError(`has frame version ${flg >>> 6}, not 1`);
-    if ((flg & 0x02) !== 0 || (bd & 0x8f) !== 0)
-        throw new Lz4FrameError('sets reserved bits of the frame header');
-    const independent = (flg & 0x20) !== 0;
-    const blockChecksum = (flg & 0x10) !== 0;
-    const hasSize = (flg & 0x08) !== 0;
-    const contentChecksum = (flg & 0x04) !== 0;
-    if ((flg & 0x01) !== 0)
-        throw new Lz4FrameError('needs a dictionary (a dictionary ID is set), which this reader does not have');
-    const blockMax = BLOCK_MAX[(bd >>> 4) & 7];
-    if (blockMax === undefined)
-        throw new Lz4FrameError(`has an invalid block size code ${(bd >>> 4) & 7}`);
-    let i = headerStart + 2;
-    let declared;
-    if (hasSize) {
-        if (src.length < i + 9)
-            throw new Lz4FrameError('is cut short inside the frame header');
-        const low = u32(src, i);
-        const high = u32(src, i + 4);
-        declared = high * 2 ** 32 + low;
-        i += 8;
-    }
-    if (src.length < i + 1)
-        throw new Lz4FrameError('is cut short inside the frame header');
-    if (((xxhash32(src, headerStart, i) >>> 8) & 0xff) !== src[i])
-        throw new Lz4FrameError('has a wrong header checksum (the file is damaged)');
-    i++;
-    const frameOut = out.length;
-    if (declared !== undefined && frameOut + declared > out.cap)
-        throw new Lz4FrameError(`declares ${declared} bytes of content, more than the limit of ${out.cap}`, true);
-    for (;;) {
-        if (src.length < i + 4)
-            throw new Lz4FrameError('is cut short: the frame has no end mark');
-        const word = u32(src, i);
-        i += 4;
-        if (word === 0)
-            break;
-        const raw = (word & 0x80000000) !== 0;
-        const size = word & 0x7fffffff;
-        if (size > blockMax)
-            throw new Lz4FrameError(`has a block of ${size} bytes at byte ${i - 4}, over the frame's block size ${blockMax}`);
-        if (src.length < i + size + (blockChecksum ? 4 : 0))
-            throw new Lz4FrameError(`is cut short inside the block at byte ${i - 4}`);
-        if (blockChecksum && xxhash32(src, i, i + size) !== u32(src, i + size))
-            throw new Lz4FrameError(`has a wrong checksum on the block at byte ${i - 4} (the file is damaged)`);
-        if (raw) {
-            out.ensure(size);
-            out.buf.set(src.subarray(i, i + size), out.length);
-            out.length += size;
-        }
-        else {
-            decodeBlock({ src, start: i, end: i + size }, out, independent ? out.length : frameOut);
-        }
-        i += size + (blockChecksum ? 4 : 0);
-    }
-    if (contentChecksum) {
-        if (src.length < i + 4)
-            throw new Lz4FrameError('is cut short inside the content checksum');
-        if (xxhash32(out.buf, frameOut, out.length) !== u32(src, i))
-            throw new Lz4FrameError('has a wrong content checksum (the file is damaged)');
-        i += 4;
-    }
-    if (declared !== undefined && out.length - frameOut !== declared)
-        throw new Lz4FrameError(`declares ${declared} bytes of content but holds ${out.length - frameOut}`);
-    return i;
-}
-/**
- * Decompresses every frame of `src` (an LZ4 frame file, or a buffer that `lz4.frame.compress` returned) into
- * one buffer of at most `cap` bytes; throws {@link Lz4FrameError} on anything malformed.
- */
-function decompressLz4Frames(src, cap) {
-    const out = new Output(cap);
-    let pos = 0;
-    let frames = 0;
-    while (pos < src.length) {
-        if (src.length - pos < 4)
-            throw new Lz4FrameError(`has ${src.length - pos} stray bytes after the last frame`);
-        const magic = u32(src, pos);
-        if (magic >>> 4 === 0x184d2a5) {
-            // a skippable frame: magic, 4-byte size, data (carries nothing to decode)
-            if (src.length - pos < 8)
-                throw new Lz4FrameError('is cut short inside a skippable frame');
-            pos += 8 + u32(src, pos + 4);
-            if (pos > src.length)
-                throw new Lz4FrameError('is cut short inside a skippable frame');
-            continue;
-        }
-        if (magic !== 0x184d2204)
-            throw new Lz4FrameError(frames === 0
-                ? 'does not start with the LZ4 frame magic 04 22 4D 18'
-                : `has bytes that are not an LZ4 frame at byte ${pos}`);
-        pos = decodeFrame(src, pos, out);
-        frames++;
-    }
-    if (frames === 0)
-        throw new Lz4FrameError('holds no LZ4 frame');
-    return out.buf.subarray(0, out.length);
-}
-
-/**
- * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
- * the semantics of the TREC qrels reader (src/readers/trec-qrels.ts): grades are whole numbers kept as written
- * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
- * query ids are ordered by UTF-8 bytes as trec_eval orders them.
- */
-class QrelsBuilder {
-    file;
-    queries = new Map();
-    pending = new Map();
-    lines = new Map();
-    judgments = 0;
-    constructor(file) {
-        this.file = file;
-    }
-    /** Declares a query (a JSON query may have no judgments: it is still a judged query, with none relevant). */
-    query(id, line) {
-        if (this.queries.has(id))
-            return;
-        this.queries.set(id, { id, line, grades: new Map(), gradesDesc: new Int32Array(0) });
-        this.pending.set(id, []);
-        this.lines.set(id, new Map());
-    }
-    /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
-    add(id, doc, grade, line) {
-        if (!Number.isSafeInteger(grade)) {
-            throw new InputError({ file: this.file, line, queryId: id }, `grade ${String(grade)} of document ${quote(doc)} is not a whole number`, 'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)');
-        }
-        this.query(id, line);
-        const query = this.queries.get(id);
-        const docLines = this.lines.get(id);
-        const docno = toByteString(doc);
-        const earlier = docLines.get(docno);
-        if (earlier !== undefined) {
-            throw new InputError({ file: this.file, line, queryId: id }, `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`, 'keep one judgment per query and document');
-        }
-        docLines.set(docno, line);
-        query.grades.set(docno, grade);
-        if (grade >= 0)
-            this.pending.get(id).push(grade);
-        this.judgments++;
-    }
-    /** The judgments, refused when there are none. */
-    finish(emptyHint) {
-        if (this.queries.size === 0)
-            throw new InputError({ file: this.file }, 'holds no judgments', emptyHint);
-        for (const [id, query] of this.queries) {
-            const grades = Int32Array.from(this.pending.get(id));
-            grades.sort();
-            grades.reverse();
-            query.gradesDesc = grades;
-        }
-        const ids = [...this.queries.keys()].sort(compareCodePoints);
-        return { source: this.file, queries: this.queries, ids, judgments: this.judgments };
-    }
-}
-
-/**
- * BEIR judgments: `qrels/test.tsv`, tab-separated with a header line, as BEIR's data files and
- * `GenericDataLoader` have them:
- *
- *     query-id	corpus-id	score
- *     1	31715818	1
- *
- * The header is recognised by its three columns with a third that is not a number (BEIR writes
- * `query-id corpus-id score`; any names are accepted, the columns are taken by position). Data lines are
- * split on tabs (document ids may contain spaces). Scores are whole-number grades, as in TREC qrels.
- */
-/**
- * True when `line` is a BEIR-style header: three tab-separated single-word names, the last not a number.
- * Names hold no blank, so a TREC qrels line with mixed tabs and spaces (`q1<TAB>0<TAB>d1 1`) is not taken
- * for a header.
- */
-function isBeirHeader(line) {
-    const f = line
-        .replace(/\r$/, '')
-        .split('\t')
-        .map((x) => x.trim());
-    return f.length === 3 && f.every((x) => x !== '' && !/\s/.test(x)) && !/^[+-]?\d+(?:\.\d*)?$/.test(f[2]);
-}
-/** Reads BEIR-style TSV judgments. */
-async function readBeirQrels(file) {
-    const builder = new QrelsBuilder(file);
-    let header = true;
-    await forEachLine(file, (text, line) => {
-        if (text.trim() === '')
-            return;
-        if (header) {
-            header = false;
-            if (!isBeirHeader(text)) {
-                throw new InputError({ file, line }, 'the first line is not a BEIR header "query-id<TAB>corpus-id<TAB>score"', "start the file with the header line, as BEIR's qrels/*.tsv do");
-            }
-            return;
-        }
-        const f = text.split('\t');
-        if (f.length !== 3) {
-            throw new InputError({ file, line }, `a BEIR qrels line needs 3 tab-separated fields "query-id corpus-id score", found ${f.length}`, 'fix or remove the line');
-        }
-        const [id, doc, scoreText] = f.map((x) => x.trim());
-        if (id === '' || doc === '')
-            throw new InputError({ file, line }, 'an empty query id or corpus id', 'every line names a query and a document');
-        if (!/^[+-]?[0-9]+$/.test(scoreText) || !Number.isSafeInteger(Number(scoreText))) {
-            throw new InputError({ file, line, queryId: id }, `score ${quote(scoreText)} is not a whole number`, 'grades are integers such as 0, 1, 2 (negative = in the pool but unjudged)');
-        }
-        builder.add(id, doc, Number(scoreText), line);
-    });
-    return builder.finish('a BEIR qrels file has a header and then lines "query-id<TAB>corpus-id<TAB>score"');
 }
 
 /**
@@ -19011,244 +16695,25 @@ function readRanxQrels(file) {
 }
 
 /**
- * A CBOR (RFC 8949) decoder for exactly one shape: a map of text keys to maps of text keys to numbers,
- * `{query_id: {doc_id: score}}`, which is what ranx's `save_lz4` hands to `cbor2.dumps` (a run's or qrels'
- * `to_dict()`). Shape-specific and iterative, so hostile input cannot nest it into deep recursion: anything other
- * than that shape (an array, a tag, bytes, an indefinite length, a third level) is refused with its byte offset.
- * Keys are capped like the JSON reader's (src/readers/json/nested.ts) and repeated keys are refused at
- * both levels, as in every JSON the gate reads. Numbers: integers (major types 0 and 1) and half, single and double
- * floats (cbor2 writes a Python float as a double, NaN and infinities as halves, which the caller refuses).
+ * ranx's `.lz4` runs and judgments (`Run.save("run.lz4")`: an LZ4 frame around `lz4.frame.compress` of the
+ * CBOR of `{query_id: {doc_id: score}}`, ranx 0.3.21 `io.save_lz4`) are recognised by the frame magic, whatever the
+ * file's name, and **refused** with the conversion that ranx itself does in one line. Not read: the npm LZ4
+ * decoders keep none of the gate's caps (lz4js 0.2.0, the one pure-JavaScript frame decoder, checks no checksum,
+ * drops output past its buffer silently while it goes on decoding: 3.0 s for a 4 MiB file that claims 1 GiB, so a
+ * minute-scale loop at the file cap; the others are native modules), and an own decoder of LZ4, xxHash32 and CBOR
+ * (568 lines) for one format is more than the format is worth. The formats ranx converts to are read streaming,
+ * in less memory than the whole-file `.lz4` needed (docs/importers.md).
  */
-/** Why the CBOR cannot be read as `{key: {key: number}}` (the caller adds the file and what to do). */
-class CborShapeError extends Error {
-}
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-const MAJOR_NAMES = [
-    'an unsigned integer',
-    'a negative integer',
-    'a byte string',
-    'a text string',
-    'an array',
-    'a map',
-    'a tag',
-    'a simple value or float'
-];
-/** Decodes an IEEE 754 half-precision float. */
-function half(bits) {
-    const exp = (bits >>> 10) & 0x1f;
-    const mant = bits & 0x3ff;
-    const sign = bits & 0x8000 ? -1 : 1;
-    if (exp === 0)
-        return sign * mant * 2 ** -24;
-    if (exp === 31)
-        return mant === 0 ? sign * Infinity : NaN;
-    return sign * (1 + mant / 1024) * 2 ** (exp - 15);
-}
-class Reader {
-    b;
-    pos = 0;
-    view;
-    constructor(b) {
-        this.b = b;
-        this.view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    }
-    need(n) {
-        if (this.pos + n > this.b.length)
-            throw new CborShapeError(`is cut short at byte ${this.pos}`);
-    }
-    /** Reads an item head: its major type and argument (lengths and integers; float bits for major 7). */
-    head() {
-        const at = this.pos;
-        this.need(1);
-        const first = this.b[this.pos++];
-        const major = first >>> 5;
-        const info = first & 31;
-        let arg;
-        if (info < 24)
-            arg = info;
-        else if (info === 24) {
-            this.need(1);
-            arg = this.b[this.pos];
-            this.pos += 1;
-        }
-        else if (info === 25) {
-            this.need(2);
-            arg = this.view.getUint16(this.pos);
-            this.pos += 2;
-        }
-        else if (info === 26) {
-            this.need(4);
-            arg = this.view.getUint32(this.pos);
-            this.pos += 4;
-        }
-        else if (info === 27) {
-            this.need(8);
-            arg = major === 7 ? NaN : this.view.getUint32(this.pos) * 2 ** 32 + this.view.getUint32(this.pos + 4);
-            this.pos += 8;
-        }
-        else if (info === 31)
-            throw new CborShapeError(`has an indefinite-length item at byte ${at}, which cbor2 does not write for a dict`);
-        else
-            throw new CborShapeError(`has a malformed item head at byte ${at}`);
-        return { major, info, arg, at };
-    }
-    mapLength(what) {
-        const h = this.head();
-        if (h.major !== 5)
-            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a map`);
-        return h.arg;
-    }
-    text(maxBytes, what) {
-        const h = this.head();
-        if (h.major !== 3)
-            throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${h.at} where ${what} should be a text string`);
-        if (h.arg > maxBytes)
-            throw new CborShapeError(`has a ${what} of ${h.arg} bytes at byte ${h.at} (the limit is ${maxBytes})`);
-        this.need(h.arg);
-        let s;
-        try {
-            s = utf8.decode(this.b.subarray(this.pos, this.pos + h.arg));
-        }
-        catch {
-            throw new CborShapeError(`has a ${what} at byte ${h.at} that is not valid UTF-8`);
-        }
-        this.pos += h.arg;
-        return s;
-    }
-    number(what) {
-        const at = this.pos;
-        this.need(1);
-        const first = this.b[this.pos];
-        const h = this.head();
-        if (h.major === 0)
-            return h.arg;
-        if (h.major === 1)
-            return -1 - h.arg;
-        if (h.major === 7) {
-            if (h.info === 25)
-                return half(h.arg);
-            if (h.info === 26)
-                return this.view.getFloat32(this.pos - 4);
-            if (h.info === 27)
-                return this.view.getFloat64(this.pos - 8);
-            if (first === 0xf6 || first === 0xf7)
-                throw new CborShapeError(`has null at byte ${at} where a ${what} should be a number`);
-            if (first === 0xf4 || first === 0xf5)
-                throw new CborShapeError(`has a boolean at byte ${at} where a ${what} should be a number`);
-        }
-        throw new CborShapeError(`has ${MAJOR_NAMES[h.major]} at byte ${at} where a ${what} should be a number`);
-    }
-    done() {
-        return this.pos >= this.b.length;
-    }
-}
-/**
- * Decodes `bytes` as `{outer: {inner: number}}`, handing each entry to `handler` in stored order; returns the
- * number of inner entries. Throws {@link CborShapeError} for any other shape, a key over `maxKeyBytes`, a
- * repeated key, or bytes after the map. Non-finite numbers are handed on (the caller refuses them with its words).
- */
-function decodeNestedNumbers(bytes, handler, words, maxKeyBytes) {
-    const r = new Reader(bytes);
-    const outerCount = r.mapLength('the whole file');
-    const seenOuter = new Map();
-    let ordinal = 0;
-    for (let q = 0; q < outerCount; q++) {
-        const key = r.text(maxKeyBytes, words.outerKey);
-        const earlier = seenOuter.get(key);
-        if (earlier !== undefined)
-            throw new CborShapeError(`repeats the ${words.outerKey} ${quote(key)} (entries ${earlier} and ${q + 1} of the map)`);
-        seenOuter.set(key, q + 1);
-        handler.outer(key, ordinal + 1);
-        const innerCount = r.mapLength(`the value of ${words.outerKey} ${quote(key)}`);
-        const seenInner = new Set();
-        for (let d = 0; d < innerCount; d++) {
-            const inner = r.text(maxKeyBytes, words.innerKey);
-            if (seenInner.has(inner))
-                throw new CborShapeError(`repeats the ${words.innerKey} ${quote(inner)} in ${words.outerKey} ${quote(key)}`);
-            seenInner.add(inner);
-            ordinal++;
-            handler.entry(inner, r.number(words.value), ordinal);
-        }
-    }
-    if (!r.done())
-        throw new CborShapeError(`has ${bytes.length - r.pos} bytes after the map (at byte ${r.pos})`);
-    return ordinal;
-}
-
-/**
- * ranx's `.lz4` runs: `Run.save("run.lz4")` calls `save_lz4(self.to_dict(), path)` (ranx 0.3.20 `ranx/io.py`),
- * which writes `lz4.frame.compress(cbor2.dumps(run), compression_level=16)` through `lz4.frame.open(path, "wb")`:
- * an LZ4 frame whose content is itself an LZ4 frame whose content is the CBOR of `{query_id: {doc_id: score}}`.
- * (ranx 0.3.20's `Qrels.save` has no lz4 kind, but `load_lz4` reads qrels from ranxhub in the same layout, so
- * judgments in it are read too.) Detected by the frame magic `04 22 4D 18`, whatever the file's name.
- *
- * Unlike the JSON form this cannot be streamed (the CBOR sits inside two compressed layers), so the file, each
- * decompressed layer and the CBOR are capped at {@link MAX_DOCUMENT_BYTES}, the limit for every document the gate
- * reads whole; a larger run is refused with the formats that stream.
- */
-const TOO_LARGE_HINT = 'save the run as TREC (run.save("run.trec")) or JSON (run.save("run.json")), which are read streaming';
-const DAMAGED_HINT = 'save it again with ranx (run.save("run.lz4")), or as TREC (run.save("run.trec")) or JSON (run.save("run.json"))';
-/** The CBOR inside a ranx `.lz4` file: both frame layers removed (the inner one when present). */
-async function cborOf(file, what) {
-    const bytes = await readWholeBytes(file, { limit: MAX_DOCUMENT_BYTES, what: `an LZ4 ${what}`, hint: TOO_LARGE_HINT });
-    try {
-        const outer = decompressLz4Frames(bytes, MAX_DOCUMENT_BYTES);
-        return startsWithLz4Magic(outer) ? decompressLz4Frames(outer, MAX_DOCUMENT_BYTES) : outer;
-    }
-    catch (error) {
-        if (error instanceof Lz4FrameError)
-            throw new InputError({ file }, `is not a readable LZ4 file: it ${error.message}`, error.tooLarge ? TOO_LARGE_HINT : DAMAGED_HINT);
-        throw error;
-    }
-}
-function decode(file, cbor, decoding) {
-    const { handler, words, example } = decoding;
-    try {
-        decodeNestedNumbers(cbor, handler, words, MAX_KEY_BYTES);
-    }
-    catch (error) {
-        if (error instanceof CborShapeError)
-            throw new InputError({ file }, `is an LZ4 file whose content is not a ranx {query_id: {doc_id: ${words.value}}} dict: it ${error.message}`, `ranx's save_lz4 writes the CBOR of ${example}`);
-        throw error;
-    }
-}
-/** Reads a ranx `.lz4` run into `collector` (one block per query, in stored order). Errors give the entry number (from 1) as the line. */
-async function readRanxLz4Run(file, collector) {
-    const cbor = await cborOf(file, 'run');
-    let current = '';
-    decode(file, cbor, {
-        handler: {
-            outer: (id, ordinal) => {
-                current = id;
-                collector.startQuery(id, ordinal);
-            },
-            entry: (doc, score, ordinal) => {
-                if (!Number.isFinite(score))
-                    throw new InputError({ file, line: ordinal, queryId: current }, `the score of document ${quote(doc)} is ${String(score)}`, 'scores must be finite numbers (a NaN score is a failed computation: fix the run)');
-                collector.add(toByteString(doc), score, ordinal);
-            }
-        },
-        words: { outerKey: 'query id', innerKey: 'document id', value: 'score' },
-        example: '{"q1": {"doc7": 12.5}}'
-    });
-}
-/** Reads judgments from a ranx-style `.lz4` file (`{query_id: {doc_id: grade}}`). */
-async function readRanxLz4Qrels(file) {
-    const cbor = await cborOf(file, 'judgments file');
-    const builder = new QrelsBuilder(file);
-    let current = '';
-    decode(file, cbor, {
-        handler: {
-            outer: (id, ordinal) => {
-                current = id;
-                builder.query(id, ordinal);
-            },
-            entry: (doc, grade, ordinal) => builder.add(current, doc, grade, ordinal)
-        },
-        words: { outerKey: 'query id', innerKey: 'document id', value: 'grade' },
-        example: '{"q1": {"doc7": 1}}'
-    });
-    return builder.finish('ranx writes {"query_id": {"doc_id": grade, ...}, ...}');
+/** The first four bytes of an LZ4 frame (0x184D2204, little-endian). */
+const LZ4_MAGIC = [0x04, 0x22, 0x4d, 0x18];
+const NOT_READ = 'is a ranx .lz4 file (an LZ4 frame), which is not read';
+const CONVERT_RUN = 'convert it with ranx: Run.from_file("run.lz4").save("run.trec") (or "run.json"), read streaming';
+const CONVERT_QRELS = 'convert it with ranx: Qrels(ranx.io.load_lz4("qrels.lz4")).save("qrels.trec") (or "qrels.json"), read streaming';
+/** The refusal of a `.lz4` file given as a run (`what: 'run'`), as judgments, or where per-query rows are read. */
+function refuseRanxLz4(file, what) {
+    if (what === 'rows')
+        return new InputError({ file }, `this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows; .lz4 files are not read`, `${CONVERT_RUN}; then ${RUN_WITHOUT_JUDGMENTS}`);
+    return new InputError({ file }, NOT_READ, what === 'run' ? CONVERT_RUN : CONVERT_QRELS);
 }
 
 /**
@@ -19398,207 +16863,6 @@ function addRecord(sink, record, idColumn, place) {
 /** The refusal for pandas' default to_json layout ({column: {row: value}}). */
 function columnsOrient(file) {
     return new InputError({ file }, 'looks like pandas\' default to_json layout (orient="columns": {column: {row index: value}}), which has no per-question records', 'write it with df.to_json(path, orient="records") (or lines=True), or df.to_csv(path, index=False)');
-}
-
-/**
- * What format detection looks at (src/readers/detect.ts): a file's name, its first {@link HEAD_BYTES} bytes and
- * the features the registry's sniffs ask about (first character, first line, first JSON record, first key, a
- * header's columns), each computed once and only when asked; the head is read on first use, so a format decided
- * by `--input-format` or by the name alone never opens the file here. A sniff that needs more than the head (a
- * whole JSON document, a Parquet footer, every line of a measure listing) computes it through {@link Probe.memo},
- * so the reader the detection picks gets it without reading the file again.
- */
-/** The first four bytes of every Parquet file (and its last four). */
-const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31];
-/** How many bytes detection looks at. */
-const HEAD_BYTES = 65536;
-/** The first line of `text` that is not blank, without its line terminator, or '' (line 0) when there is none. */
-function firstContentLine(text) {
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-        const line = lines[i].replace(/\r$/, '');
-        if (line.trim() !== '')
-            return { text: line, line: i + 1 };
-    }
-    return { text: '', line: 0 };
-}
-/** The column names of a CSV header line (quotes removed; enough to recognise an export). */
-function csvHeader(line) {
-    const out = [];
-    let field = '';
-    let quoted = false;
-    for (let i = 0; i < line.length; i++) {
-        const c = line[i];
-        if (quoted) {
-            if (c === '"' && line[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"')
-                quoted = false;
-            else
-                field += c;
-        }
-        else if (c === '"')
-            quoted = true;
-        else if (c === ',') {
-            out.push(field.trim());
-            field = '';
-        }
-        else
-            field += c;
-    }
-    out.push(field.trim());
-    return out;
-}
-/**
- * For text starting with `{`: the first character of the first key's value (`{"q1": {` gives "{"), or ''
- * when the head does not reach it. Tells a JSON object of objects from a JSON Lines record without
- * parsing the whole document.
- */
-function firstValueStart(head) {
-    const m = /^\s*\{\s*"(?:[^"\\]|\\.)*"\s*:\s*(\S)/.exec(head);
-    return m ? m[1] : '';
-}
-/**
- * For a run whose first non-blank character is `{`: JSON Lines (one record per line, with "query_id") or
- * one ranx / pytrec_eval JSON object `{query_id: {doc_id: score}}`. `head` is the file's start.
- */
-function sniffBraceRun(head) {
-    const { text } = firstContentLine(head);
-    if (text.includes('"query_id"'))
-        return 'jsonl';
-    return firstValueStart(head) === '{' ? 'json' : 'jsonl';
-}
-/** The first {@link HEAD_BYTES} bytes of `file` (fewer when it is shorter); a file that cannot be read is refused by name. */
-function readHeadBytes(file) {
-    let fd;
-    try {
-        fd = openSync(file, 'r');
-    }
-    catch (error) {
-        throw openError(file, error);
-    }
-    try {
-        const buf = Buffer.alloc(HEAD_BYTES);
-        let bytesRead;
-        try {
-            bytesRead = readSync(fd, buf, 0, HEAD_BYTES, 0);
-        }
-        catch (error) {
-            throw openError(file, error);
-        }
-        return buf.subarray(0, bytesRead);
-    }
-    finally {
-        closeSync(fd);
-    }
-}
-/** One file as detection sees it; every feature is computed on first use and kept. */
-class Probe {
-    file;
-    name;
-    metricFields;
-    idField;
-    headBytes;
-    computed = new Map();
-    pending = new Map();
-    constructor(input) {
-        this.file = input.file;
-        this.name = input.name;
-        this.headBytes = input.head?.subarray(0, HEAD_BYTES);
-        this.metricFields = input.metricFields ?? new Set();
-        this.idField = input.idField;
-    }
-    once(key, compute) {
-        if (this.computed.has(key))
-            return this.computed.get(key);
-        const value = compute();
-        this.computed.set(key, value);
-        return value;
-    }
-    /** The first {@link HEAD_BYTES} bytes of the file. */
-    get bytes() {
-        this.headBytes ??= readHeadBytes(this.file);
-        return this.headBytes;
-    }
-    /** The head as text (UTF-8, byte order mark removed; a character cut by the head's end is replaced). */
-    get head() {
-        return this.once('head', () => this.bytes.toString('utf8').replace(/^\ufeff/, ''));
-    }
-    /** True when the file's name ends in `.ext` (any case). */
-    named(ext) {
-        const pattern = ext === 'csv' ? /\.csv$/i : /\.tsv$/i;
-        return pattern.test(this.file) || (this.name !== undefined && pattern.test(this.name));
-    }
-    /** True when the file starts with these bytes (a magic number). */
-    startsWith(magic) {
-        const bytes = this.bytes;
-        return bytes.length >= magic.length && magic.every((b, i) => bytes[i] === b);
-    }
-    /** The first non-blank character of the head, or '' for an empty file. */
-    get firstChar() {
-        return this.once('firstChar', () => /\S/.exec(this.head)?.[0] ?? '');
-    }
-    /** The first byte after a byte order mark and JSON's white space, as a character ('' when there is none). */
-    get firstJsonChar() {
-        return this.once('firstJsonChar', () => {
-            const b = this.bytes;
-            let i = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-            while (i < b.length && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d))
-                i++;
-            return i < b.length ? String.fromCharCode(b[i]) : '';
-        });
-    }
-    /** The first non-blank line of the head, and its number. */
-    get firstLine() {
-        return this.once('firstLine', () => firstContentLine(this.head));
-    }
-    /** The first line as a JSON object (Python's bare NaN allowed, a repeated key keeping the last), or undefined. */
-    get firstRecord() {
-        return this.once('firstRecord', () => {
-            const text = this.firstLine.text;
-            const value = tryJson(text) ?? parseJsonWithNonFinite(text)?.value;
-            return isObject(value) ? value : undefined;
-        });
-    }
-    /** The keys of {@link firstRecord} (empty when there is none). */
-    get firstRecordKeys() {
-        return this.once('firstRecordKeys', () => Object.keys(this.firstRecord ?? {}));
-    }
-    /** For a head starting with `{`: its first key as written (escapes kept), or undefined. */
-    get firstKey() {
-        return this.once('firstKey', () => /^\s*\{\s*"((?:[^"\\]|\\.)*)"/.exec(this.head)?.[1]);
-    }
-    /** {@link firstValueStart} of the head. */
-    get firstValueStart() {
-        return this.once('firstValueStart', () => firstValueStart(this.head));
-    }
-    /** The first line's CSV columns. */
-    get csvHeader() {
-        return this.once('csvHeader', () => csvHeader(this.firstLine.text));
-    }
-    /** The first line split at tabs, each name trimmed. */
-    get tabHeader() {
-        return this.once('tabHeader', () => this.firstLine.text.split('\t').map((h) => h.trim()));
-    }
-    /**
-     * What a sniff computed beyond the head (a whole document, a Parquet footer's columns, a listing's lines), once
-     * per probe under `key`: the detection and the reader it picks share it. A refusal thrown while computing it is
-     * the file's refusal.
-     */
-    async memo(key, compute) {
-        if (this.computed.has(key))
-            return this.computed.get(key);
-        let running = this.pending.get(key);
-        if (running === undefined) {
-            running = compute();
-            this.pending.set(key, running);
-        }
-        const value = await running;
-        this.computed.set(key, value);
-        return value;
-    }
 }
 
 /**
@@ -19801,18 +17065,18 @@ async function readParquetLongRows(file, pq, columns, options) {
         if (attributes.includes(c.name) && !kept.includes(c.name))
             rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name);
     await forEachParquetRow(file, pq, [columns.id, columns.measure, columns.value, ...kept], (record, n) => {
-        const id = plain$1(record[columns.id]);
+        const id = plain$2(record[columns.id]);
         if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
             throw new InputError({ file, line: n }, `${quote(columns.id)} is not a query id (found ${quote(id ?? null)})`, 'every row needs a query id (text, or a whole number)');
         }
         const qid = String(id);
-        const measure = plain$1(record[columns.measure]);
+        const measure = plain$2(record[columns.measure]);
         if (typeof measure !== 'string')
             throw new InputError({ file, line: n, queryId: qid }, `${quote(columns.measure)} is ${quote(measure ?? null)}, not a string`, 'name the measure as text');
         const e = pivot.entry(qid, n);
-        pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain$1(record[columns.value]), { line: n }));
+        pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain$2(record[columns.value]), { line: n }));
         for (const key of kept) {
-            const v = plain$1(record[key]);
+            const v = plain$2(record[key]);
             if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
                 pivot.attribute(e, key, String(v), n))
                 pivot.sink.value(e.row, key, v, { line: n });
@@ -20131,6 +17395,20 @@ const listing = async (p, layout) => {
 };
 /** One of the aggregate-only JSON shapes, from the first keys. */
 const notPerQuery = (shape) => (p) => brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined;
+/**
+ * A refusal entry for a file of another kind's shape (shapes.ts: a run, judgments, per-query rows) given as
+ * `given`: recognised by its first line, refused with what it is and where it goes. Spread with the entry's kind.
+ */
+function lookalikeEntry(shape, given) {
+    return {
+        name: `looks-like-${shape.name}`,
+        refuses: true,
+        sniff: (p) => (shape.test(p) ? content(`its first line: ${shape.what}`) : undefined),
+        read: (p) => {
+            throw shapeRefusal(shape, given, { file: p.file, line: p.firstLine.line });
+        }
+    };
+}
 const ROWS$1 = [
     {
         kind: 'rows',
@@ -20159,7 +17437,7 @@ const ROWS$1 = [
         refuses: true,
         sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
         read: (p) => {
-            throw new InputError({ file: p.file }, 'this looks like a ranx .lz4 run (an LZ4 frame), not per-query rows', RUN_WITHOUT_JUDGMENTS);
+            throw refuseRanxLz4(p.file, 'rows');
         }
     },
     ...['ranx-report', 'beir-results', 'metric-major'].map((shape) => ({
@@ -20353,6 +17631,9 @@ const ROWS$1 = [
         sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
         read: (p, o) => readPlainRows(p.file, 'csv', o)
     },
+    // A run or judgments given as rows (a JSON Lines run is told apart after reading: plain-rows.ts, ids repeating with
+    // a document field, since a rows file may carry a document id as an attribute).
+    ...lookalikes('rows', ['jsonl-run']).map((s) => ({ kind: 'rows', ...lookalikeEntry(s, 'rows') })),
     {
         kind: 'rows',
         name: 'jsonl',
@@ -20373,9 +17654,14 @@ const RUNS = [
     {
         kind: 'run',
         name: 'lz4',
+        refuses: true,
         sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-        read: (p, collector) => readRanxLz4Run(p.file, collector).then(() => undefined)
+        read: (p) => {
+            throw refuseRanxLz4(p.file, 'run');
+        }
     },
+    // Judgments or per-query rows given as a run (files swapped, or rows under rules that name judgments).
+    ...lookalikes('run').map((s) => ({ kind: 'run', ...lookalikeEntry(s, 'run') })),
     {
         kind: 'run',
         name: 'json-document',
@@ -20411,8 +17697,11 @@ const QRELS = [
     {
         kind: 'qrels',
         name: 'lz4',
+        refuses: true,
         sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-        read: (p) => readRanxLz4Qrels(p.file)
+        read: (p) => {
+            throw refuseRanxLz4(p.file, 'qrels');
+        }
     },
     {
         kind: 'qrels',
@@ -20420,9 +17709,11 @@ const QRELS = [
         refuses: true,
         sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
         read: (p) => {
-            throw new InputError({ file: p.file }, 'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON, BEIR TSV or a ranx .lz4 file', 'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")');
+            throw new InputError({ file: p.file }, 'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON or BEIR TSV', 'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")');
         }
     },
+    // A run or per-query rows given as the judgments (files swapped).
+    ...lookalikes('qrels').map((s) => ({ kind: 'qrels', ...lookalikeEntry(s, 'qrels') })),
     {
         kind: 'qrels',
         name: 'json',
@@ -20506,6 +17797,2715 @@ async function detectFormat(request) {
     // Every kind ends with its default format, which sniffs anything: reaching here is a registry bug.
     throw new Error(`format registry: no ${kind} entry took ${request.file}`);
 }
+/**
+ * What a file given as `given` is instead, when its first line has the shape of another input (shapes.ts: a run,
+ * judgments, per-query rows), or undefined. For the inputs not read through the registry (the rules) and for a
+ * reader's refusal that detection did not see coming (a format named with --input-format).
+ */
+function recogniseShape(input, given) {
+    return lookalike(new Probe(input), given);
+}
+
+/**
+ * A directory given where a table is expected, read as the engines write one: Spark's `df.write.parquet(DIR)` (and
+ * csv, json, `INSERT OVERWRITE DIRECTORY`), Hive, BigQuery's `EXPORT DATA` with a wildcard, DuckDB's
+ * `COPY ... (PER_THREAD_OUTPUT)` write a directory of part files plus markers. The parts are the directory's
+ * regular files, in byte order of their names, leaving out what Hadoop's own readers leave out: names starting
+ * with `_` (`_SUCCESS`, `_committed_…`, `_started_…`) or `.` (`.part-0000.crc`, editors' files), and checksum files
+ * (`*.crc`). Subdirectories (a partitioned write's `key=value/`) are refused: their values would be lost.
+ */
+/** Most part files one directory may hold: ten per shard at the most shards the aggregates may have (10,000). */
+const MAX_PART_FILES = 100_000;
+/** The files to read for `file`: itself, or the part files of the directory it names. */
+async function partFiles(file) {
+    const isDirectory = await stat(file.path).then((s) => s.isDirectory(), () => false // its reader names what is wrong with it
+    );
+    if (!isDirectory)
+        return [file];
+    const entries = await readdir(file.path, { withFileTypes: true });
+    const parts = [];
+    for (const entry of entries.sort((a, b) => byBytes(a.name, b.name))) {
+        if (entry.name.startsWith('_') || entry.name.startsWith('.') || entry.name.endsWith('.crc'))
+            continue;
+        const shown = path.join(file.name, entry.name);
+        if (entry.isDirectory())
+            throw new InputError({ file: shown }, 'is a directory inside a directory of part files (a partitioned write?)', 'write the aggregates unpartitioned (no partitionBy), so every column is in the part files');
+        if (!entry.isFile())
+            continue;
+        parts.push({ path: path.join(file.path, entry.name), name: shown });
+        if (parts.length > MAX_PART_FILES)
+            throw new InputError({ file: file.name }, `holds more than ${MAX_PART_FILES} part files`, 'write fewer parts (Spark: .coalesce(8) before .write)');
+    }
+    if (parts.length === 0)
+        throw new InputError({ file: file.name }, 'is a directory without part files (only markers such as _SUCCESS, hidden or .crc files)', 'export the result of the statement into it (Spark: spark.sql(statement).write.parquet(DIR)), or name the file itself');
+    return parts;
+}
+const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** The metric statistics that are counts of queries (checked to be whole and non-negative); the others are sums. */
+const COUNTED = new Set(['wins', 'losses', 'gained', 'lost']);
+/**
+ * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
+ * (Parquet, CSV with a header, or JSON Lines) of rows (section, shard, family, value, stratum, metric, stat, slot,
+ * x, y), any row order, a shard's rows in any of the files. The files are an answer like the candidate's rows
+ * (docs/trust.md): every row is checked, capped and refused with its file and line, and the shards are added in
+ * the order of their names, so the same aggregates in any order and any split give the same sums.
+ *
+ * Refused: rows for other rules (the rules' sha256, seed, resamples, permutations or method), a section, family,
+ * metric, statistic or slot the rules do not have, a key given twice in a shard, a number that is not finite
+ * (or a count that is not a whole number), a shard missing a statistic, a resample or a sign pattern, and what
+ * the pairing of rows refuses (counted by the SQL: ids on one side only under `missing: error`, repeated ids,
+ * missing or invalid values, missing attributes).
+ */
+/** Most rows read over all files: at 10^4 resamples and sign patterns a subset and stratum is about 80,000 rows. */
+const MAX_AGGREGATE_ROWS = 20_000_000;
+/** Most shards (names) the files may hold. */
+const MAX_SHARDS = 10_000;
+/** Most values one family's attribute may have (the rows path's cap on slice values, src/align/slice-values.ts). */
+const MAX_FAMILY_VALUES = 20_000;
+const SECTIONS = new Set(AGGREGATE_SECTIONS);
+const HINT$1 = 'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged';
+/** Reads and merges the aggregates files for these rules. */
+async function readAggregates(files, rules) {
+    const metrics = [...rules.metrics.keys()];
+    const metricIndex = new Map(metrics.map((m, i) => [m, i]));
+    const families = subsetFamilies(rules);
+    const pairs = Math.ceil(rules.statistics.resamples / 2);
+    const permutations = rules.statistics.permutations;
+    const checks = new Map(rules.checks
+        .filter((c) => c.kind.type === 'max_regressions')
+        .map((c) => [c.index, metricIndex.get(c.metric)]));
+    const shards = new Map();
+    let rows = 0;
+    const cellOf = (shard, r) => {
+        const key = `${r.family}\u0000${r.value}\u0000${r.stratum}`;
+        let cell = shard.cells.get(key);
+        if (!cell) {
+            const M = metrics.length;
+            cell = {
+                family: r.family,
+                value: r.value,
+                stratum: r.stratum,
+                n: undefined,
+                stats: new Float64Array(M * METRIC_STATS.length).fill(Number.NaN),
+                regressions: metrics.map(() => new Map()),
+                poisson: Array.from({ length: M + 1 }, () => new Float64Array(2 * pairs)),
+                poissonSeen: Array.from({ length: M + 1 }, () => new Uint8Array(pairs)),
+                minus: Array.from({ length: M }, () => new Float64Array(permutations)),
+                minusSeen: Array.from({ length: M }, () => new Uint8Array(permutations)),
+                histogram: metrics.map(() => null)
+            };
+            shard.cells.set(key, cell);
+        }
+        return cell;
+    };
+    const twice = (r, what) => {
+        throw new InputError(r.where, `${what} of shard ${quote(r.shard)} is given twice`, 'each shard sends every sum once: do not concatenate a shard with itself');
+    };
+    const count = (r, x, what) => {
+        if (!Number.isSafeInteger(x) || x < 0)
+            throw new InputError(r.where, `${what} is ${x}, not a count`, HINT$1);
+        return x;
+    };
+    const metricOf = (r) => {
+        const m = metricIndex.get(r.metric);
+        if (m === undefined)
+            throw new InputError(r.where, `names the metric ${quote(r.metric)}, which the rules do not have`, `the rules' metrics: ${metrics.map((x) => quote(x)).join(', ')}; ${HINT$1}`);
+        return m;
+    };
+    const onRow = (r) => {
+        if (++rows > MAX_AGGREGATE_ROWS)
+            throw new InputError(r.where, `more than ${MAX_AGGREGATE_ROWS} rows of aggregates`, 'fewer slice values, resamples or permutations (docs/limits.md)');
+        let shard = shards.get(r.shard);
+        if (!shard) {
+            if (shards.size >= MAX_SHARDS)
+                throw new InputError(r.where, `more than ${MAX_SHARDS} shards`, 'run the SQL over larger shards (or the whole table at once)');
+            shards.set(r.shard, (shard = { meta: new Map(), coverage: new Map(), cells: new Map() }));
+        }
+        if (r.section === 'meta') {
+            if (shard.meta.has(r.stat))
+                twice(r, `meta ${quote(r.stat)}`);
+            shard.meta.set(r.stat, r.value);
+            return;
+        }
+        if (r.section === 'coverage') {
+            if (shard.coverage.has(r.stat))
+                twice(r, `coverage ${quote(r.stat)}`);
+            shard.coverage.set(r.stat, { count: count(r, r.x, `coverage ${quote(r.stat)}`), example: r.value });
+            return;
+        }
+        if (r.family < 0 || r.family >= families.length)
+            throw new InputError(r.where, `names family ${r.family}; these rules have ${families.length} (0 .. ${families.length - 1})`, HINT$1);
+        if (families[r.family].by === undefined && r.value !== '')
+            throw new InputError(r.where, `gives family ${r.family} the value ${quote(r.value)}, but it has no attribute`, HINT$1);
+        if (rules.statistics.weights === undefined && r.stratum !== '')
+            throw new InputError(r.where, `names the stratum ${quote(r.stratum)}, but the rules have no statistics.weights`, HINT$1);
+        const cell = cellOf(shard, r);
+        if (r.section === 'sums') {
+            if (r.stat === 'n') {
+                if (cell.n !== undefined)
+                    twice(r, 'the count of queries');
+                cell.n = count(r, r.x, 'n');
+                return;
+            }
+            const m = metricOf(r);
+            if (r.stat.startsWith('regressions:')) {
+                const check = Number(r.stat.slice('regressions:'.length));
+                if (checks.get(check) !== m)
+                    throw new InputError(r.where, `${quote(r.stat)} of ${quote(r.metric)} names no max_regressions check of the rules on that metric`, HINT$1);
+                if (cell.regressions[m].has(check))
+                    twice(r, quote(r.stat));
+                cell.regressions[m].set(check, count(r, r.x, quote(r.stat)));
+                return;
+            }
+            const i = METRIC_STATS.indexOf(r.stat);
+            if (i < 0)
+                throw new InputError(r.where, `the statistic ${quote(r.stat)} is not one of the sums (${METRIC_STATS.join(', ')})`, HINT$1);
+            const at = m * METRIC_STATS.length + i;
+            if (!Number.isNaN(cell.stats[at]))
+                twice(r, `${r.stat} of ${quote(r.metric)}`);
+            cell.stats[at] = COUNTED.has(METRIC_STATS[i]) ? count(r, r.x, r.stat) : r.x;
+            return;
+        }
+        if (r.section === 'poisson') {
+            const m = r.metric === '' ? metrics.length : metricOf(r);
+            if (r.stat !== 'weights' || r.slot >= pairs)
+                throw new InputError(r.where, `Poisson row ${quote(r.stat)} ${r.slot}: the rules have ${pairs} pairs of resamples (slots 0 .. ${pairs - 1}, stat weights)`, HINT$1);
+            if (cell.poissonSeen[m][r.slot])
+                twice(r, `Poisson pair ${r.slot}${r.metric === '' ? '' : ` of ${quote(r.metric)}`}`);
+            cell.poissonSeen[m][r.slot] = 1;
+            if (m === metrics.length) {
+                count(r, r.x, 'a sum of weights');
+                count(r, r.y, 'a sum of weights');
+            }
+            cell.poisson[m][2 * r.slot] = r.x;
+            if (2 * r.slot + 1 < 2 * pairs)
+                cell.poisson[m][2 * r.slot + 1] = r.y;
+            return;
+        }
+        if (r.section === 'signs') {
+            const m = metricOf(r);
+            if (r.stat !== 'minus' || r.slot >= permutations)
+                throw new InputError(r.where, `sign row ${quote(r.stat)} ${r.slot}: the rules have ${permutations} sign patterns (slots 0 .. ${permutations - 1}, stat minus)`, HINT$1);
+            if (cell.minusSeen[m][r.slot])
+                twice(r, `sign pattern ${r.slot} of ${quote(r.metric)}`);
+            cell.minusSeen[m][r.slot] = 1;
+            cell.minus[m][r.slot] = r.x;
+            return;
+        }
+        const m = metricOf(r);
+        if (r.stat !== 'count')
+            throw new InputError(r.where, `histogram row ${quote(r.stat)}: the stat of a histogram row is count`, HINT$1);
+        const h = (cell.histogram[m] ??= new Map());
+        const v = r.x + 0;
+        if (h.has(v))
+            twice(r, `the histogram value ${v} of ${quote(r.metric)}`);
+        h.set(v, count(r, r.y, 'a histogram count'));
+    };
+    // A directory is its part files (Spark's df.write.parquet(DIR)), read as if each had been given.
+    const parts = [];
+    for (const file of files)
+        parts.push(...(await partFiles(file)));
+    for (const file of parts)
+        await readRows$1(file, onRow);
+    if (shards.size === 0)
+        throw new InputError({ file: files[0]?.name }, 'holds no aggregates', HINT$1);
+    const names = [...shards.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const label = files.map((f) => f.name).join(', ');
+    const sums = shards.get(names[0]).meta.get('sums');
+    for (const name of names) {
+        const shard = shards.get(name);
+        if (shard.meta.get('sums') !== sums || (sums !== 'all' && sums !== 'histograms')) {
+            throw new InputError({ file: label, key: 'meta sums' }, `shard ${quote(name)} has the sums ${quote(shard.meta.get('sums') ?? '(none)')}, shard ${quote(names[0])} ${quote(sums ?? '(none)')}`, 'write every shard with the same retrieval-gate sql options');
+        }
+        checkShard(name, shard, rules, {
+            label,
+            checks,
+            metrics: metrics.length,
+            resampled: sums === 'all'
+        });
+    }
+    return {
+        source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
+        shards: names,
+        sums: sums,
+        coverage: mergeCoverage(names.map((n) => shards.get(n).coverage)),
+        subsets: mergeSubsets(names.map((n) => shards.get(n)), metrics.length)
+    };
+}
+/**
+ * Every row of one file, in the layout the format registry detects (src/readers/formats.ts, kind `aggregates`:
+ * Parquet by its magic, CSV by its name, else JSON Lines).
+ */
+async function readRows$1(file, onRow) {
+    const { entry, probe } = await detectFormat({ kind: 'aggregates', file: file.path, name: file.name });
+    await entry.read(probe, {
+        path: file.path,
+        name: file.name,
+        hint: HINT$1,
+        onCells: (get, where) => onRow(toRow(get, where))
+    });
+}
+/** A row from its fields (numbers or text), every field checked. */
+function toRow(get, where) {
+    const text = (c, empty = true) => {
+        const v = get(c);
+        const s = v === null || v === undefined
+            ? ''
+            : typeof v === 'string'
+                ? v
+                : typeof v === 'number' || typeof v === 'bigint'
+                    ? String(v)
+                    : undefined;
+        if (s === undefined)
+            throw new InputError({ ...where, key: c }, `is not text`, HINT$1);
+        if (s.length > MAX_ATTRIBUTE_CHARS)
+            throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT$1);
+        if (!empty && s === '')
+            throw new InputError({ ...where, key: c }, 'is empty', HINT$1);
+        return s;
+    };
+    const number = (c, integer) => {
+        const v = get(c);
+        const x = typeof v === 'number' ? v : typeof v === 'string' ? (parseDecimal$1(v.trim()) ?? Number.NaN) : Number.NaN;
+        if (!Number.isFinite(x) || (integer && !Number.isSafeInteger(x)))
+            throw new InputError({ ...where, key: c }, `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`, HINT$1);
+        return x;
+    };
+    const section = text('section', false);
+    if (!SECTIONS.has(section))
+        throw new InputError({ ...where, key: 'section' }, `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`, HINT$1);
+    const row = {
+        section,
+        shard: text('shard', false),
+        family: number('family', true),
+        value: text('value'),
+        stratum: text('stratum'),
+        metric: text('metric'),
+        stat: text('stat', false),
+        slot: number('slot', true),
+        x: number('x', false),
+        y: number('y', false),
+        where
+    };
+    if (row.slot < 0)
+        throw new InputError({ ...where, key: 'slot' }, `${row.slot} is negative`, HINT$1);
+    return row;
+}
+/** A shard holds everything the rules need, and was computed for them. */
+function checkShard(name, shard, rules, size) {
+    const where = { file: size.label };
+    for (const [key, expected] of aggregatesMeta(rules)) {
+        const got = shard.meta.get(key);
+        if (got !== expected) {
+            throw new InputError({ ...where, key: `meta ${key}` }, `shard ${quote(name)} was computed for ${key} ${got === undefined ? '(none)' : quote(got)}, but these rules have ${quote(expected)}`, 'write the SQL again for these rules (retrieval-gate sql --rules RULES) and run it: the sums depend on the rules');
+        }
+    }
+    for (const stat of coverageStats(rules))
+        if (!shard.coverage.has(stat))
+            throw new InputError({ ...where, key: `coverage ${stat}` }, `shard ${quote(name)} has no coverage count ${quote(stat)}`, HINT$1);
+    const families = subsetFamilies(rules);
+    const values = new Map();
+    for (const cell of shard.cells.values()) {
+        const at = `shard ${quote(name)}, family ${cell.family}${cell.value === '' ? '' : ` = ${quote(cell.value)}`}${cell.stratum === '' ? '' : `, stratum ${quote(cell.stratum)}`}`;
+        if (cell.n === undefined)
+            throw new InputError(where, `${at} has no count of queries (sums n)`, HINT$1);
+        const lacking = (what) => {
+            throw new InputError(where, `${at} lacks ${what}`, HINT$1);
+        };
+        for (let m = 0; m < size.metrics; m++) {
+            for (let i = 0; i < METRIC_STATS.length; i++)
+                if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i]))
+                    lacking(`${METRIC_STATS[i]} of metric ${m + 1}`);
+            if (size.resampled && cell.minusSeen[m].includes(0))
+                lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`);
+        }
+        for (let m = 0; m <= size.metrics; m++)
+            if (size.resampled && cell.poissonSeen[m].includes(0))
+                lacking(`Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`);
+        for (const [check, m] of size.checks)
+            if (!cell.regressions[m].has(check))
+                lacking(`regressions:${check}`);
+        checkSumsAgree(cell, {
+            at,
+            file: size.label,
+            metrics: [...rules.metrics.values()],
+            baselineRows: shard.coverage.get('baseline_rows')?.count ?? 0,
+            resampled: size.resampled
+        });
+        let set = values.get(cell.family);
+        if (!set)
+            values.set(cell.family, (set = new Set()));
+        set.add(cell.value);
+        if (set.size > MAX_FAMILY_VALUES)
+            throw new InputError(where, `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`, 'slice by an attribute with fewer values (the same cap as for rows)');
+    }
+}
+/**
+ * Slack for sums a warehouse adds in floating point, in its own order: the checks below catch sums that no set of
+ * rows could give, not rounding (a double's relative error is 1.1e-16 per addition).
+ */
+const SUMS_SLACK = 1e-6;
+/** An absolute slack beside it, for sums that should be 0. */
+const SUMS_TINY = 1e-9;
+/**
+ * Most queries one cell of one shard may count: the counts of {@link MAX_SHARDS} such cells still add up exactly in
+ * a double (10^4 x 10^11 = 10^15 < 2^53, about 9.0 x 10^15).
+ */
+const MAX_CELL_QUERIES = 1e11;
+/**
+ * The sums of one cell agree with each other as the sums of one set of n paired rows must, or the aggregates are
+ * refused with the file and the key: every count and sum is the job's own statement (docs/trust.md, "Warehouse
+ * aggregates"), and a count of 2^53 - 1 queries, more wins than queries or a negative sum of squares is no
+ * statement about any rows. Checked: n within {@link MAX_CELL_QUERIES} and the shard's baseline rows; wins +
+ * losses, gained + lost and each regression count at most n; |sum| at most sum_abs; m2 at least 0; with a declared
+ * range [lo, hi] (width w): sum_abs at most n w, sum_baseline and sum_candidate within [n lo, n hi], sum equal to
+ * sum_candidate - sum_baseline, m2 at most w sum_abs and |m3| at most 2 w m2; a histogram's counts adding up to n
+ * and its values to sum and sum_abs (each within the range); each sign pattern's sum at most sum_abs.
+ */
+function checkSumsAgree(cell, site) {
+    const n = cell.n;
+    const refuse = (key, problem) => {
+        throw new InputError({ file: site.file, key }, `${site.at}: ${problem}`, HINT$1);
+    };
+    if (n > MAX_CELL_QUERIES)
+        refuse('sums n', `counts ${n} queries, more than ${MAX_CELL_QUERIES} (the most one shard's cell may count)`);
+    if (n > site.baselineRows)
+        refuse('sums n', `counts ${n} queries, more than the shard's ${site.baselineRows} baseline rows (coverage baseline_rows)`);
+    const near = (x, y, scale) => Math.abs(x - y) <= SUMS_SLACK * scale + SUMS_TINY;
+    site.metrics.forEach((metric, m) => {
+        const s = (stat) => cell.stats[m * METRIC_STATS.length + METRIC_STATS.indexOf(stat)];
+        const of = `of ${quote(metric.name)}`;
+        const [sum, abs, sb, sc, m2, m3] = [s('sum'), s('sum_abs'), s('sum_baseline'), s('sum_candidate'), s('m2'), s('m3')];
+        if (s('wins') + s('losses') > n)
+            refuse('sums wins, losses', `wins ${s('wins')} and losses ${s('losses')} ${of} add up to more than its ${n} queries`);
+        if (s('gained') + s('lost') > n)
+            refuse('sums gained, lost', `gained ${s('gained')} and lost ${s('lost')} ${of} add up to more than its ${n} queries`);
+        for (const [check, c] of cell.regressions[m])
+            if (c > n)
+                refuse(`sums regressions:${check}`, `${c} regressed queries ${of}, more than its ${n} queries`);
+        if (abs < 0)
+            refuse('sums sum_abs', `sum_abs ${abs} ${of} is negative, and it is a sum of absolute values`);
+        if (Math.abs(sum) > abs * (1 + SUMS_SLACK) + SUMS_TINY)
+            refuse('sums sum, sum_abs', `|sum| ${Math.abs(sum)} ${of} is larger than sum_abs ${abs}`);
+        if (m2 < 0)
+            refuse('sums m2', `m2 ${m2} ${of} is negative, and it is a sum of squares`);
+        const mc2 = s('m2_candidate');
+        if (mc2 < 0)
+            refuse('sums m2_candidate', `m2_candidate ${mc2} ${of} is negative, and it is a sum of squares`);
+        const range = metric.range;
+        const w = range === undefined ? undefined : range[1] - range[0];
+        if (range !== undefined && w !== undefined) {
+            const big = n * Math.max(Math.abs(range[0]), Math.abs(range[1]));
+            if (abs > n * w * (1 + SUMS_SLACK) + SUMS_TINY)
+                refuse('sums sum_abs', `sum_abs ${abs} ${of} is more than its ${n} queries times the width ${w} of its range`);
+            for (const [stat, x] of [
+                ['sum_baseline', sb],
+                ['sum_candidate', sc]
+            ])
+                if (x < n * range[0] - SUMS_SLACK * big - SUMS_TINY || x > n * range[1] + SUMS_SLACK * big + SUMS_TINY)
+                    refuse(`sums ${stat}`, `${stat} ${x} ${of} is outside ${n} queries times its range [${range[0]}, ${range[1]}]`);
+            if (!near(sum, sc - sb, big))
+                refuse('sums sum', `sum ${sum} ${of} is not sum_candidate - sum_baseline (${sc - sb})`);
+            if (m2 > w * abs * (1 + SUMS_SLACK) + SUMS_TINY)
+                refuse('sums m2', `m2 ${m2} ${of} is more than the width ${w} of its range times sum_abs ${abs}`);
+            if (Math.abs(m3) > 2 * w * m2 * (1 + SUMS_SLACK) + SUMS_TINY)
+                refuse('sums m3', `|m3| ${Math.abs(m3)} ${of} is more than twice the width ${w} of its range times m2 ${m2}`);
+            // The candidate's values lie within a width w: their squared deviations at most n (w/2)^2, the cubed w times those.
+            if (mc2 > (n * w * w) / 4 + SUMS_SLACK * big * w + SUMS_TINY)
+                refuse('sums m2_candidate', `m2_candidate ${mc2} ${of} is more than ${n} queries' spread within its range allows`);
+            if (Math.abs(s('m3_candidate')) > w * mc2 * (1 + SUMS_SLACK) + SUMS_TINY)
+                refuse('sums m3_candidate', `|m3_candidate| ${Math.abs(s('m3_candidate'))} ${of} is more than the width ${w} of its range times m2_candidate ${mc2}`);
+        }
+        const h = cell.histogram[m];
+        if (h !== null) {
+            let count = 0;
+            let hSum = 0;
+            let hAbs = 0;
+            for (const [v, c] of h) {
+                if (w !== undefined && Math.abs(v) > w * (1 + SUMS_SLACK))
+                    refuse('histogram', `the histogram value ${v} ${of} is a larger change than the width ${w} of its range`);
+                count += c;
+                hSum += v * c;
+                hAbs += Math.abs(v) * c;
+            }
+            if (count !== n)
+                refuse('histogram', `the histogram counts ${of} add up to ${count}, not its ${n} queries`);
+            if (!near(hSum, sum, abs) || !near(hAbs, abs, abs))
+                refuse('histogram', `the histogram ${of} adds up to ${hSum} (absolute ${hAbs}), not sum ${sum} (sum_abs ${abs})`);
+        }
+        if (site.resampled)
+            for (const x of cell.minus[m])
+                if (Math.abs(x) > abs * (1 + SUMS_SLACK) + SUMS_TINY)
+                    refuse('signs minus', `a sign pattern's sum ${x} ${of} is larger than sum_abs ${abs}`);
+    });
+}
+function mergeCoverage(parts) {
+    const out = new Map();
+    for (const part of parts) {
+        for (const [stat, c] of part) {
+            const seen = out.get(stat);
+            out.set(stat, {
+                count: (seen?.count ?? 0) + c.count,
+                example: seen && seen.example !== '' ? seen.example : c.example
+            });
+        }
+    }
+    return out;
+}
+const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/** The shards' cells added, shard after shard in name order; histograms only where every shard with queries sent one. */
+function mergeSubsets(shards, M) {
+    const subsets = new Map();
+    for (const shard of shards) {
+        for (const cell of shard.cells.values()) {
+            if (cell.n === 0)
+                continue;
+            const key = `${cell.family}\u0000${cell.value}`;
+            let subset = subsets.get(key);
+            if (!subset)
+                subsets.set(key, (subset = { family: cell.family, value: cell.value, strata: new Map() }));
+            let stratum = subset.strata.get(cell.stratum);
+            const n = cell.n;
+            if (!stratum) {
+                stratum = { n: 0, weights: new Float64Array(cell.poisson[M].length), metrics: [], histograms: [] };
+                for (let m = 0; m < M; m++) {
+                    stratum.metrics.push({
+                        sum: 0,
+                        sumAbs: 0,
+                        sumBaseline: 0,
+                        sumCandidate: 0,
+                        m2: 0,
+                        m3: 0,
+                        m2Candidate: 0,
+                        m3Candidate: 0,
+                        wins: 0,
+                        losses: 0,
+                        gained: 0,
+                        lost: 0,
+                        regressions: new Map(),
+                        poisson: new Float64Array(cell.poisson[m].length),
+                        minus: new Float64Array(cell.minus[m].length),
+                        histogram: null
+                    });
+                    stratum.histograms.push(new Map());
+                }
+                subset.strata.set(cell.stratum, stratum);
+            }
+            const before = stratum.n;
+            stratum.n = before + n;
+            add(stratum.weights, cell.poisson[M]);
+            for (let m = 0; m < M; m++) {
+                const t = stratum.metrics[m];
+                const s = (i) => cell.stats[m * METRIC_STATS.length + i];
+                mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) }, 'difference');
+                mergeMoments(t, before, { n, sum: s(3), m2: s(10), m3: s(11) }, 'candidate');
+                t.sum += s(0);
+                t.sumAbs += s(1);
+                t.sumBaseline += s(2);
+                t.sumCandidate += s(3);
+                t.wins += s(6);
+                t.losses += s(7);
+                t.gained += s(8);
+                t.lost += s(9);
+                for (const [check, c] of cell.regressions[m])
+                    t.regressions.set(check, (t.regressions.get(check) ?? 0) + c);
+                add(t.poisson, cell.poisson[m]);
+                add(t.minus, cell.minus[m]);
+                const merged = stratum.histograms[m];
+                const h = cell.histogram[m];
+                if (merged === null)
+                    continue;
+                if (h === null)
+                    stratum.histograms[m] = null;
+                else
+                    for (const [v, c] of h)
+                        merged.set(v, (merged.get(v) ?? 0) + c);
+            }
+        }
+    }
+    return [...subsets.values()]
+        .sort((a, b) => a.family - b.family || byCode(a.value, b.value))
+        .map((s) => ({
+        family: s.family,
+        value: s.value,
+        strata: [...s.strata.entries()]
+            .sort((a, b) => byCode(a[0], b[0]))
+            .map(([value, st]) => {
+            st.metrics.forEach((t, m) => (t.histogram = histogramOf(st.histograms[m])));
+            return { value, n: st.n, weights: st.weights, metrics: st.metrics };
+        })
+    }));
+}
+function add(into, part) {
+    for (let i = 0; i < into.length; i++)
+        into[i] += part[i];
+}
+/**
+ * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
+ * about its own mean) joins `before` values already merged into t (before t.sum is updated).
+ */
+function mergeMoments(t, before, shard, column) {
+    const { n, sum, m2, m3 } = shard;
+    const [sumBefore, m2Before, m3Before] = column === 'difference' ? [t.sum, t.m2, t.m3] : [t.sumCandidate, t.m2Candidate, t.m3Candidate];
+    let next2 = m2;
+    let next3 = m3;
+    if (before > 0) {
+        const total = before + n;
+        const delta = sum / n - sumBefore / before;
+        next2 = m2Before + m2 + (delta * delta * before * n) / total;
+        next3 =
+            m3Before +
+                m3 +
+                (delta * delta * delta * before * n * (before - n)) / (total * total) +
+                (3 * delta * (before * m2 - n * m2Before)) / total;
+    }
+    if (column === 'difference') {
+        t.m2 = next2;
+        t.m3 = next3;
+    }
+    else {
+        t.m2Candidate = next2;
+        t.m3Candidate = next3;
+    }
+}
+function histogramOf(h) {
+    if (h === null)
+        return null;
+    const values = Float64Array.from(h.keys()).sort();
+    return { values, counts: Float64Array.from(values, (v) => h.get(v)) };
+}
+
+/**
+ * The groups a column's per-stratum histograms make (its values merged within {@link MERGE_QUANTUM} of the largest
+ * |value|): the groups bootstrapPlan builds from the same values as rows. Used by {@link histogramPlan} and by the
+ * engine over a warehouse's aggregates (src/stats/aggregate-engine.ts).
+ */
+function histogramGroups(strata) {
+    let max = 0;
+    for (const h of strata)
+        for (const v of h.values)
+            if (Math.abs(v) > max && Math.abs(v) !== Infinity)
+                max = Math.abs(v);
+    const groups = new GroupsBuilder(max * MERGE_QUANTUM);
+    for (const h of strata) {
+        groups.stratum();
+        h.values.forEach((v, i) => groups.add(v, 1, h.counts[i]));
+    }
+    return groups.finish();
+}
+
+function createAggregateStats(aggregates, rules, options = {}) {
+    const statistics = rules.statistics;
+    const metrics = [...rules.metrics.values()];
+    const families = subsetFamilies(rules);
+    const runner = createRunner(options.threads ?? defaultThreads());
+    const byKey = new Map();
+    const valuesByFamily = new Map();
+    for (const s of aggregates.subsets) {
+        byKey.set(filterKey(subsetFilters(families[s.family], s.value)), s);
+        if (families[s.family].by !== undefined)
+            valuesByFamily.set(s.family, [...(valuesByFamily.get(s.family) ?? []), s.value]);
+    }
+    const all = byKey.get('all');
+    const units = all ? all.strata.reduce((n, st) => n + st.n, 0) : 0;
+    const law = resamplingLaw$1(statistics.method, units);
+    checkWeights(rules, all);
+    const cache = new Map();
+    const subsetCache = new Map();
+    const labels = new Map();
+    const refused = (c, key, n, what) => refuseMultinomial(rules, metrics[c].name, { subset: labels.get(key) ?? key, n, units, what });
+    const subsetOf = (filters) => byKey.get(filterKey(filters));
+    const familyOf = (filters, attr) => {
+        const where = [...filters].map(([k, v]) => `${k}=${v}`).join('&');
+        const f = families.findIndex((x) => x.by === attr && x.where.map(([k, v]) => `${k}=${v}`).join('&') === where);
+        if (f < 0)
+            throw new Error(`no family ${where} by ${attr}`);
+        return f;
+    };
+    const stats = (filters) => {
+        const key = filterKey(filters);
+        let s = subsetCache.get(key);
+        if (!s) {
+            s = subsetStats(subsetOf(filters), filters, key);
+            subsetCache.set(key, s);
+        }
+        return s;
+    };
+    /** Everything a subset's comparisons read, computed once: its design summary, resamples' intervals, test. */
+    function subsetStats(subset, filters, key) {
+        const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
+        const strata = designStrata(subset, rules, label);
+        const n = strata.strata.reduce((a, st) => a + st.size, 0);
+        labels.set(key, label);
+        // The test first: every report has it, so a refusal for a law that needs the rows names what the report makes.
+        const randomization = randomizationOf(strata, key, n);
+        const resamples = metrics.map((_, c) => resamplesOf(strata, c, key, n));
+        return { strata, n, resamples, randomization, intervals: new Map() };
+    }
+    function resamplesOf(d, c, key, n) {
+        const B = statistics.resamples;
+        if (n === 0)
+            return { values: new Float64Array(B).fill(Number.NaN), law: 'multinomial' };
+        if (n === d.strata.length) {
+            let e = 0;
+            for (const s of d.strata)
+                e += (s.weight * (0 + s.sums.metrics[c].sum)) / s.size;
+            return { values: Float64Array.of(e), law: 'multinomial' };
+        }
+        const hist = d.strata.map((s) => s.sums.metrics[c].histogram);
+        const complete = hist.every((h) => h !== null);
+        const groups = complete ? histogramGroups(hist) : null;
+        const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity;
+        const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n;
+        const byCounts = law === 'multinomial'
+            ? fewGroups
+            : statistics.method !== 'poisson' &&
+                fewGroups &&
+                distinct * HISTOGRAM_SHARE <= n &&
+                distinct <= HISTOGRAM_MAX_VALUES;
+        if (byCounts && groups !== null) {
+            const out = new Float64Array(B);
+            const job = multinomialJob({
+                grouped: [groups],
+                columns: [c],
+                strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })),
+                ratio: false,
+                resamples: B,
+                seed: statistics.seed,
+                stream: key,
+                out
+            });
+            runner.run([job]);
+            return { values: out, law: 'multinomial' };
+        }
+        if (law === 'multinomial')
+            refused(c, key, n, 'its bootstrap (statistics.interval asks for one) draws query by query, which needs the rows');
+        if (aggregates.sums === 'histograms')
+            refuseNoSums(rules, metrics[c].name);
+        const out = new Float64Array(B);
+        for (const s of d.strata) {
+            const sums = s.sums.metrics[c].poisson;
+            const w = s.sums.weights;
+            // The kernel's term of a stratum that drew no unit: weight · (its sum / its size).
+            const mean = s.weight * (s.sums.metrics[c].sum / s.size);
+            for (let b = 0; b < B; b++)
+                out[b] += w[b] > 0 ? (s.weight * sums[b]) / w[b] : mean;
+        }
+        return { values: out, law: 'poisson' };
+    }
+    function randomizationOf(d, key, n) {
+        const k = metrics.length;
+        const P = statistics.permutations;
+        if (n === 0)
+            return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true };
+        const stream = `${key}\u0000flip`;
+        const pValues = new Float64Array(k);
+        let exact = false;
+        let permutations = P;
+        for (let c = 0; c < k; c++) {
+            const ys = [];
+            const hist = d.strata.map((s) => s.sums.metrics[c].histogram);
+            const f = d.strata.map((s) => s.weight / s.size);
+            let observed = 0;
+            let absSum = 0;
+            d.strata.forEach((s, si) => {
+                observed += f[si] * s.sums.metrics[c].sum;
+                absSum += f[si] * s.sums.metrics[c].sumAbs;
+            });
+            observed = Math.abs(observed);
+            const tol = 1e-9 * absSum;
+            if (n <= 20 && 2 ** n <= Math.max(P, 1)) {
+                // Every sign pattern, from the units' values (the histogram of so few queries is always sent), stratum by stratum.
+                hist.forEach((h) => h.values.forEach((v, i) => {
+                    for (let j = 0; j < h.counts[i]; j++)
+                        ys.push(v);
+                }));
+                const strata = d.strata.map((s) => ({
+                    value: s.value,
+                    start: s.start,
+                    size: s.size,
+                    queries: s.queries,
+                    weight: s.weight,
+                    observedShare: s.observedShare
+                }));
+                const design = {
+                    k: 1,
+                    units: ys.length,
+                    values: Float64Array.from(ys),
+                    counts: null,
+                    strata,
+                    unitOfMember: new Int32Array(ys.length)};
+                const r = signFlipPlan(design, { permutations: P, seed: statistics.seed, stream }).finish();
+                pValues[c] = r.pValues[0];
+                exact = true;
+                permutations = r.permutations;
+                continue;
+            }
+            const abs = absGroupsFrom(hist, f);
+            const distinct = hist.every((h) => h !== null) ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity;
+            const cheap = abs !== null && countsCost(abs.multiplicity) <= FLIP_COST * Math.ceil(n / 4);
+            const byCounts = cheap && (law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES));
+            if (byCounts && abs !== null) {
+                const job = signCountJob({
+                    grouped: [abs],
+                    columns: [c],
+                    observed: Float64Array.of(observed),
+                    tol: Float64Array.of(tol),
+                    permutations: P,
+                    seed: statistics.seed,
+                    stream
+                });
+                runner.run([job]);
+                let hits = 0;
+                for (let b = 0; b < job.blocks; b++)
+                    hits += job.out[b];
+                pValues[c] = (hits + 1) / (P + 1);
+                continue;
+            }
+            if (law === 'multinomial')
+                refused(c, key, n, 'its randomization test flips a sign per query, which needs the rows');
+            if (aggregates.sums === 'histograms')
+                refuseNoSums(rules, metrics[c].name);
+            let hits = 0;
+            const limit = observed - tol;
+            for (let p = 0; p < P; p++) {
+                let t = 0;
+                d.strata.forEach((s, si) => (t += f[si] * (s.sums.metrics[c].sum - 2 * s.sums.metrics[c].minus[p])));
+                if (Math.abs(t) >= limit)
+                    hits++;
+            }
+            pValues[c] = (hits + 1) / (P + 1);
+        }
+        return { pValues, permutations: exact ? permutations : P, exact };
+    }
+    // The bootstrap is read only when the rules ask for a bootstrap interval; auto's intervals are in closed form,
+    // from the counts and moments every shard sends (src/stats/closed-form-interval.ts, as from rows).
+    const intervalOf = (s, c, confidence, method) => {
+        let list = s.intervals.get(confidence);
+        if (!list) {
+            list = metrics.map((_, col) => {
+                const sorted = s.resamples[col].values.slice().sort();
+                if (method === 'bca') {
+                    const d = differenceMoments(s.strata, col);
+                    return bcaInterval(sorted, summarise(d).estimate, acceleration(d), confidence);
+                }
+                return { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
+            });
+            s.intervals.set(confidence, list);
+        }
+        return list[c];
+    };
+    /** A metric's sufficient statistics in a subset, as the rows' engine gathers them (src/stats/comparison.ts decides). */
+    function evidenceOf(s, col, confidence) {
+        const sumOf = (pick) => s.strata.strata.reduce((a, st) => a + pick(st.sums.metrics[col]), 0);
+        const bootstrap = statistics.interval !== 'auto';
+        return {
+            difference: differenceMoments(s.strata, col),
+            baseline: s.strata.strata.map((st) => sideMoments(st, st.sums.metrics[col].sumBaseline, 0, 0)),
+            candidate: s.strata.strata.map((st) => {
+                const m = st.sums.metrics[col];
+                return sideMoments(st, m.sumCandidate, m.m2Candidate, m.m3Candidate);
+            }),
+            counts: {
+                wins: sumOf((m) => m.wins),
+                losses: sumOf((m) => m.losses),
+                gained: sumOf((m) => m.gained),
+                lost: sumOf((m) => m.lost)
+            },
+            resampled: bootstrap
+                ? {
+                    interval: intervalOf(s, col, confidence, statistics.interval),
+                    law: s.resamples[col].law
+                }
+                : null,
+            randomization: {
+                pValue: s.randomization.pValues[col],
+                permutations: s.randomization.permutations,
+                exact: s.randomization.exact
+            }
+        };
+    }
+    function ruleOf(metric) {
+        const col = metrics.findIndex((m) => m.name === metric);
+        if (col < 0)
+            throw new Error(`unknown metric ${metric}`);
+        return { col, rule: metrics[col] };
+    }
+    function compareUncached(metric, filters, confidence) {
+        const { col, rule } = ruleOf(metric);
+        const s = stats(filters);
+        return compareFrom({ metric: rule, slice: filters, confidence, statistics }, factsOf(s), evidenceOf(s, col, confidence));
+    }
+    return {
+        members: () => new Int32Array(0),
+        differences: () => new Float64Array(0),
+        level(metric, filters, confidence) {
+            const { col, rule } = ruleOf(metric);
+            const s = stats(filters);
+            return levelFrom({ metric: rule, confidence, statistics }, factsOf(s), evidenceOf(s, col, confidence));
+        },
+        compare(metric, filters, confidence = statistics.confidence) {
+            const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
+            let c = cache.get(key);
+            if (!c)
+                cache.set(key, (c = compareUncached(metric, filters, confidence)));
+            return c;
+        },
+        valuesOf(attr, filters) {
+            return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter((v) => subsetOf([...filters, [attr, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !==
+                undefined);
+        },
+        regressionCount(check, filters) {
+            const subset = subsetOf(filters);
+            const col = metrics.findIndex((m) => m.name === check.metric);
+            let count = 0;
+            for (const st of subset?.strata ?? [])
+                count += st.metrics[col].regressions.get(check.index) ?? 0;
+            return { count, nonFinite: 0 };
+        }
+    };
+}
+/** The strata and the design's notes, as src/stats/design.ts builds them from rows (same words). */
+function designStrata(subset, rules, label) {
+    const weights = rules.statistics.weights;
+    const present = subset?.strata ?? [];
+    const m = present.reduce((a, s) => a + s.n, 0);
+    const targetOf = new Map(weights?.target ?? []);
+    let targetPresent = 0;
+    for (const s of present)
+        targetPresent += weights ? targetOf.get(s.value) : 1;
+    const notes = [];
+    let start = 0;
+    const strata = present.map((s) => {
+        const weight = weights ? targetOf.get(s.value) / targetPresent : 1;
+        const stratum = {
+            value: weights ? s.value : null,
+            start,
+            size: s.n,
+            queries: s.n,
+            weight,
+            observedShare: s.n / m,
+            sums: s
+        };
+        start += s.n;
+        if (s.n === 1 && m > 1)
+            notes.push(`${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`);
+        return stratum;
+    });
+    if (weights && m > 0 && targetPresent === 0) {
+        notes.push(`every query here has a target weight of 0 for ${weights.by} (${present.map((s) => s.value).join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
+    }
+    else if (weights && present.length < weights.target.length && m > 0) {
+        const absent = weights.target.filter(([v]) => !present.some((s) => s.value === v)).map(([v]) => v);
+        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
+    }
+    return { strata, notes };
+}
+/** The distinct nonzero |y| (y = weight / size · d) of a column and how many queries hold each, or null without histograms. */
+function absGroupsFrom(hist, f) {
+    if (hist.some((h) => h === null))
+        return null;
+    const pairs = [];
+    hist.forEach((h, si) => h.values.forEach((v, i) => pairs.push([Math.abs(f[si] * v), h.counts[i]])));
+    pairs.sort((a, b) => a[0] - b[0]);
+    const values = [];
+    const mult = [];
+    for (const [v, n] of pairs) {
+        if (!Number.isFinite(v))
+            return null;
+        if (v === 0)
+            continue;
+        if (values.length > 0 && values[values.length - 1] === v)
+            mult[mult.length - 1] += n;
+        else {
+            values.push(v);
+            mult.push(n);
+        }
+    }
+    return { values: Float64Array.from(values), multiplicity: Float64Array.from(mult) };
+}
+/** The subset's facts every metric shares (src/stats/comparison.ts). */
+function factsOf(s) {
+    return { n: s.n, clusters: null, strata: s.strata.strata, notes: s.strata.notes };
+}
+/** A metric's differences in each stratum as moments: every unit one query (the SQL does not cluster). */
+function differenceMoments(d, col) {
+    return d.strata.map((st) => {
+        const m = st.sums.metrics[col];
+        return sideMoments(st, m.sum, m.m2, m.m3);
+    });
+}
+function sideMoments(st, sum, m2, m3) {
+    return { units: st.size, den: st.size, weight: st.weight, countSq: st.size, sum, m2, m3 };
+}
+/** The target weights describe the data (src/stats/compare.ts refuses the same from rows). */
+function checkWeights(rules, all) {
+    const weights = rules.statistics.weights;
+    if (!weights)
+        return;
+    const present = new Set((all?.strata ?? []).map((s) => s.value));
+    const file = rules.source.file;
+    for (const [v] of weights.target) {
+        if (!present.has(v))
+            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${quote(v)}`, `values present: ${[...present]
+                .sort()
+                .slice(0, 20)
+                .map((x) => quote(x))
+                .join(', ')}`);
+    }
+    const named = new Set(weights.target.map(([v]) => v));
+    const missing = [...present].filter((v) => !named.has(v)).sort();
+    if (missing.length > 0) {
+        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing
+            .slice(0, 5)
+            .map((x) => quote(x))
+            .join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
+    }
+}
+function refuseMultinomial(rules, metric, at) {
+    const method = rules.statistics.method ?? 'auto';
+    const why = method === 'auto'
+        ? `these aggregates hold ${at.units} queries, fewer than the ${POISSON_FROM_UNITS} from which statistics.method auto uses Poisson weights`
+        : 'statistics.method is multinomial';
+    throw new InputError({ file: rules.source.file, key: 'statistics.method' }, `${metric} in ${at.subset} (${at.n} queries) has too many distinct differences to be drawn by counts from its histogram; ${why}, and then ${at.what}`, 'set statistics.method: poisson (its weights are computed where the rows are), or gate the rows themselves');
+}
+function refuseNoSums(rules, metric) {
+    throw new InputError({ file: rules.source.file, key: `metrics.${metric}` }, `${metric} has too many distinct differences to be drawn from its histogram, and these aggregates were computed without the Poisson and sign sums (sql --histograms-only)`, 'write the SQL without --histograms-only and run it again');
+}
+
+/** A file read where it was named: shown by its own name. */
+function localFile(path) {
+    return { path, name: path };
+}
+/**
+ * Reads a fetched file: `read` gets the path to open and the name to give the result; a refusal it raises names
+ * the file by its shown name instead of its temporary path (in the message, the hint and `where.file`).
+ */
+async function readFetched(file, read) {
+    if (file.path === file.name)
+        return read(file.path, file.name);
+    try {
+        return await read(file.path, file.name);
+    }
+    catch (error) {
+        throw isInputError(error) ? renamed(error, [file]) : error;
+    }
+}
+/**
+ * The same refusal with each copy's path replaced by its name. Plain text replacement is exact here: a copy's
+ * path is a fresh temporary folder (mkdtemp's random suffix), so it appears in a message only where a reader
+ * named that file.
+ */
+function renamed(error, files) {
+    const rename = (text) => {
+        let out = text;
+        for (const { path, name } of files)
+            if (path !== name)
+                out = out.split(path).join(name);
+        return out;
+    };
+    const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) };
+    const copy = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), {
+        code: error.code
+    });
+    copy.message = rename(error.message);
+    return copy;
+}
+
+/**
+ * The framework's half of the contract: fetches every input a capability (or the core) declares, each from
+ * where its role says. Exam inputs only through the source's trusted paths (examFile, examArtifact, record); given
+ * files (baseline, answers) from the invocation. A required given input that is absent is refused with the
+ * option and input that give it; an input of one file given several times is refused; the files of an input of
+ * several (seeds) are hashed, and two with the same bytes are refused: one seed given twice is one seed.
+ */
+async function fetchInputs(specs, source, rules) {
+    const files = new Map();
+    const records = new Map();
+    for (const spec of specs) {
+        if (spec.kind === 'record') {
+            records.set(spec.name, await source.record(spec, rules));
+            continue;
+        }
+        if (spec.kind === 'artifact') {
+            files.set(spec.name, [await source.examArtifact(spec)]);
+            continue;
+        }
+        if (spec.kind === 'file') {
+            const path = spec.path ?? namedBy(spec, source);
+            if (path !== undefined)
+                files.set(spec.name, [await source.examFile({ ...spec, path })]);
+            continue;
+        }
+        files.set(spec.name, await givenFiles(spec, source));
+    }
+    return {
+        files: (name) => files.get(name) ?? [],
+        file: (name) => files.get(name)?.[0],
+        record: (name) => records.get(name)
+    };
+}
+/** The path the invocation gives an exam file the rules do not name (at most one). */
+function namedBy(spec, source) {
+    if (spec.givenBy === undefined)
+        return undefined;
+    const given = source.given({
+        role: 'baseline',
+        kind: 'given',
+        name: spec.name,
+        option: spec.givenBy.option,
+        input: spec.givenBy.input,
+        many: false,
+        required: false
+    });
+    if (given.length > 1)
+        throw tooMany(spec.name, spec.givenBy.option, spec.givenBy.input);
+    return given[0];
+}
+async function givenFiles(spec, source) {
+    const paths = source.given(spec);
+    if (paths.length === 0) {
+        if (spec.required)
+            throw new InputError({ key: `--${spec.option}` }, `the ${spec.name} ${spec.many ? 'files were' : 'file was'} not given`, `pass --${spec.option} FILE (action input ${spec.input})`);
+        return [];
+    }
+    if (!spec.many && paths.length > 1)
+        throw tooMany(spec.name, spec.option, spec.input);
+    // One file: nothing to compare it with (and no second pass over a large rows file).
+    if (paths.length === 1)
+        return [localFile(paths[0])];
+    const out = [];
+    const byHash = new Map();
+    for (const path of paths) {
+        const sha256 = await hashFile(path);
+        const twin = byHash.get(sha256);
+        if (twin !== undefined) {
+            throw new InputError({ file: path, key: `--${spec.option}` }, twin === path
+                ? `${quote(path)} is given twice as ${spec.name}`
+                : `has the same content as ${quote(twin)}, also given as ${spec.name}`, `one file per independently trained seed, each once: two copies of one seed are one seed (the rules count seeds with statistics.min_seeds)`);
+        }
+        byHash.set(sha256, path);
+        out.push({ ...localFile(path), sha256 });
+    }
+    return out;
+}
+function tooMany(name, option, input) {
+    return new InputError({ key: `--${option}` }, `the ${name} takes one file, but several were given`, `pass --${option} once (action input ${input}: one line)`);
+}
+/** sha256 of a file's bytes, streamed. A file that cannot be opened is left to its reader, which names the problem. */
+async function hashFile(path) {
+    const hash = createHash('sha256');
+    try {
+        for await (const chunk of createReadStream(path))
+            hash.update(chunk);
+    }
+    catch {
+        return `unreadable:${path}`;
+    }
+    return hash.digest('hex');
+}
+
+/** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
+const DEFAULT_HISTORY_MAX_AGE_DAYS = 90;
+/** The JSON Schema of the `history` key: the history capability's rules fragment. */
+const HISTORY_RULES_PROPERTIES = {
+    history: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['runs'],
+        description: 'Draw each gated metric over the last N gate runs on the default branch (the JSON reports the action uploads on push runs), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
+        properties: {
+            runs: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 50,
+                description: 'How many of the latest successful push runs on the default branch to read (1..50).'
+            },
+            max_age_days: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 3650,
+                description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).`
+            },
+            workflow: {
+                type: 'string',
+                pattern: '^[A-Za-z0-9._-]{1,100}\\.ya?ml$',
+                description: "The workflow file (in .github/workflows) whose push runs recorded the reports, e.g. retrieval-history.yml when another workflow gates the pull requests (default: this run's workflow)."
+            },
+            artifact: {
+                type: 'string',
+                pattern: '^[A-Za-z0-9._-]{1,100}$',
+                description: "The report artifact's name in those runs (default: this run's own, retrieval-gate-report or retrieval-gate-report-NAME)."
+            }
+        }
+    }
+};
+/** The typed `history` rules, or undefined when the rules have none (the loader has checked them against the fragment). */
+function historyRules(rules) {
+    const raw = rules.extra.get('history');
+    return (raw && {
+        runs: raw.runs,
+        maxAgeDays: raw.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS,
+        workflow: raw.workflow,
+        artifact: raw.artifact
+    });
+}
+
+// To do: next major: remove.
+/**
+ * @typedef {Options} MarkdownTableOptions
+ *   Configuration.
+ */
+
+/**
+ * @typedef Options
+ *   Configuration.
+ * @property {boolean | null | undefined} [alignDelimiters=true]
+ *   Whether to align the delimiters (default: `true`);
+ *   they are aligned by default:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   Pass `false` to make them staggered:
+ *
+ *   ```markdown
+ *   | Alpha | B |
+ *   | - | - |
+ *   | C | Delta |
+ *   ```
+ * @property {ReadonlyArray<string | null | undefined> | string | null | undefined} [align]
+ *   How to align columns (default: `''`);
+ *   one style for all columns or styles for their respective columns;
+ *   each style is either `'l'` (left), `'r'` (right), or `'c'` (center);
+ *   other values are treated as `''`, which doesn’t place the colon in the
+ *   alignment row but does align left;
+ *   *only the lowercased first character is used, so `Right` is fine.*
+ * @property {boolean | null | undefined} [delimiterEnd=true]
+ *   Whether to end each row with the delimiter (default: `true`).
+ *
+ *   > 👉 **Note**: please don’t use this: it could create fragile structures
+ *   > that aren’t understandable to some markdown parsers.
+ *
+ *   When `true`, there are ending delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there are no ending delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B
+ *   | ----- | -----
+ *   | C     | Delta
+ *   ```
+ * @property {boolean | null | undefined} [fillRows=true]
+ *   Whether to fill rows with empty cells up to the most cells in a row
+ *   (default: `true`).
+ *
+ *   When `true`, all rows have as many cells as the longest row:
+ *
+ *   ```markdown
+ *   | Alpha | B    |   |
+ *   | ----- | ---- | - |
+ *   | C     |      |   |
+ *   | D     | Echo | F |
+ *   ```
+ *
+ *   When `false`, rows keep their cells,
+ *   and the delimiter row has as many cells as the header row:
+ *
+ *   ```markdown
+ *   | Alpha | B    |
+ *   | ----- | ---- |
+ *   | C     |
+ *   | D     | Echo | F |
+ *   ```
+ * @property {boolean | null | undefined} [delimiterStart=true]
+ *   Whether to begin each row with the delimiter (default: `true`).
+ *
+ *   > 👉 **Note**: please don’t use this: it could create fragile structures
+ *   > that aren’t understandable to some markdown parsers.
+ *
+ *   When `true`, there are starting delimiters:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there are no starting delimiters:
+ *
+ *   ```markdown
+ *   Alpha | B     |
+ *   ----- | ----- |
+ *   C     | Delta |
+ *   ```
+ * @property {boolean | null | undefined} [padding=true]
+ *   Whether to add a space of padding between delimiters and cells
+ *   (default: `true`).
+ *
+ *   When `true`, there is padding:
+ *
+ *   ```markdown
+ *   | Alpha | B     |
+ *   | ----- | ----- |
+ *   | C     | Delta |
+ *   ```
+ *
+ *   When `false`, there is no padding:
+ *
+ *   ```markdown
+ *   |Alpha|B    |
+ *   |-----|-----|
+ *   |C    |Delta|
+ *   ```
+ * @property {((value: string) => number) | null | undefined} [stringLength]
+ *   Function to detect the length of table cell content (optional);
+ *   this is used when aligning the delimiters (`|`) between table cells;
+ *   full-width characters and emoji mess up delimiter alignment when viewing
+ *   the markdown source;
+ *   to fix this, you can pass this function,
+ *   which receives the cell content and returns its “visible” size;
+ *   note that what is and isn’t visible depends on where the text is displayed.
+ *
+ *   Without such a function, the following:
+ *
+ *   ```js
+ *   markdownTable([
+ *     ['Alpha', 'Bravo'],
+ *     ['中文', 'Charlie'],
+ *     ['👩‍❤️‍👩', 'Delta']
+ *   ])
+ *   ```
+ *
+ *   Yields:
+ *
+ *   ```markdown
+ *   | Alpha | Bravo |
+ *   | - | - |
+ *   | 中文 | Charlie |
+ *   | 👩‍❤️‍👩 | Delta |
+ *   ```
+ *
+ *   With [`string-width`](https://github.com/sindresorhus/string-width):
+ *
+ *   ```js
+ *   import stringWidth from 'string-width'
+ *
+ *   markdownTable(
+ *     [
+ *       ['Alpha', 'Bravo'],
+ *       ['中文', 'Charlie'],
+ *       ['👩‍❤️‍👩', 'Delta']
+ *     ],
+ *     {stringLength: stringWidth}
+ *   )
+ *   ```
+ *
+ *   Yields:
+ *
+ *   ```markdown
+ *   | Alpha | Bravo   |
+ *   | ----- | ------- |
+ *   | 中文  | Charlie |
+ *   | 👩‍❤️‍👩    | Delta   |
+ *   ```
+ */
+
+/**
+ * Get the length of a cell.
+ *
+ * @param {string} value
+ *   Cell value.
+ * @returns {number}
+ *   Cell size.
+ */
+function defaultStringLength(value) {
+  return value.length
+}
+
+/**
+ * Generate a markdown
+ * ([GFM](https://docs.github.com/en/github/writing-on-github/working-with-advanced-formatting/organizing-information-with-tables))
+ * table.
+ *
+ * @param {ReadonlyArray<ReadonlyArray<string | null | undefined>>} table
+ *   Table data (matrix of strings).
+ * @param {Readonly<Options> | null | undefined} [options]
+ *   Configuration (optional).
+ * @returns {string}
+ *   Result.
+ */
+function markdownTable(table, options) {
+  const settings = options || {};
+  // To do: next major: change to spread.
+  // eslint-disable-next-line unicorn/prefer-spread -- `align` can be a string.
+  const align = (settings.align || []).concat();
+  const stringLength = settings.stringLength || defaultStringLength;
+  /** @type {Array<number>} Character codes as symbols for alignment per column. */
+  const alignments = [];
+  /** @type {Array<Array<string>>} Cells per row. */
+  const cellMatrix = [];
+  /** @type {Array<Array<number>>} Sizes of each cell per row. */
+  const sizeMatrix = [];
+  /** @type {Array<number>} */
+  const longestCellByColumn = [];
+  let mostCellsPerRow = 0;
+  let rowIndex = -1;
+
+  // This is a superfluous loop if we don’t align delimiters, but otherwise we’d
+  // do superfluous work when aligning, so optimize for aligning.
+  while (++rowIndex < table.length) {
+    /** @type {Array<string>} */
+    const row = [];
+    /** @type {Array<number>} */
+    const sizes = [];
+    let columnIndex = -1;
+
+    if (table[rowIndex].length > mostCellsPerRow) {
+      mostCellsPerRow = table[rowIndex].length;
+    }
+
+    while (++columnIndex < table[rowIndex].length) {
+      const cell = serialize(table[rowIndex][columnIndex]);
+
+      if (settings.alignDelimiters !== false) {
+        const size = stringLength(cell);
+        sizes[columnIndex] = size;
+
+        if (
+          longestCellByColumn[columnIndex] === undefined ||
+          size > longestCellByColumn[columnIndex]
+        ) {
+          longestCellByColumn[columnIndex] = size;
+        }
+      }
+
+      row.push(cell);
+    }
+
+    cellMatrix[rowIndex] = row;
+    sizeMatrix[rowIndex] = sizes;
+  }
+
+  // Figure out which alignments to use.
+  let columnIndex = -1;
+
+  if (typeof align === 'object' && 'length' in align) {
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = toAlignment(align[columnIndex]);
+    }
+  } else {
+    const code = toAlignment(align);
+
+    while (++columnIndex < mostCellsPerRow) {
+      alignments[columnIndex] = code;
+    }
+  }
+
+  // Inject the alignment row.
+  columnIndex = -1;
+  /** @type {Array<string>} */
+  const row = [];
+  /** @type {Array<number>} */
+  const sizes = [];
+
+  while (++columnIndex < mostCellsPerRow) {
+    const code = alignments[columnIndex];
+    let before = '';
+    let after = '';
+
+    if (code === 99 /* `c` */) {
+      before = ':';
+      after = ':';
+    } else if (code === 108 /* `l` */) {
+      before = ':';
+    } else if (code === 114 /* `r` */) {
+      after = ':';
+    }
+
+    // There *must* be at least one hyphen-minus in each alignment cell.
+    let size =
+      settings.alignDelimiters === false
+        ? 1
+        : Math.max(
+            1,
+            longestCellByColumn[columnIndex] - before.length - after.length
+          );
+
+    const cell = before + '-'.repeat(size) + after;
+
+    if (settings.alignDelimiters !== false) {
+      size = before.length + size + after.length;
+
+      if (size > longestCellByColumn[columnIndex]) {
+        longestCellByColumn[columnIndex] = size;
+      }
+
+      sizes[columnIndex] = size;
+    }
+
+    row[columnIndex] = cell;
+  }
+
+  // Inject the alignment row.
+  cellMatrix.splice(1, 0, row);
+  sizeMatrix.splice(1, 0, sizes);
+
+  rowIndex = -1;
+  /** @type {Array<string>} */
+  const lines = [];
+
+  while (++rowIndex < cellMatrix.length) {
+    const row = cellMatrix[rowIndex];
+    const sizes = sizeMatrix[rowIndex];
+    const cellsInRow =
+      settings.fillRows === false
+        ? Math.max(1, cellMatrix[rowIndex === 1 ? 0 : rowIndex].length)
+        : mostCellsPerRow;
+    columnIndex = -1;
+    /** @type {Array<string>} */
+    const line = [];
+
+    while (++columnIndex < cellsInRow) {
+      const cell = row[columnIndex] || '';
+      let before = '';
+      let after = '';
+
+      if (settings.alignDelimiters !== false) {
+        const size =
+          longestCellByColumn[columnIndex] - (sizes[columnIndex] || 0);
+        const code = alignments[columnIndex];
+
+        if (code === 114 /* `r` */) {
+          before = ' '.repeat(size);
+        } else if (code === 99 /* `c` */) {
+          const half = size / 2;
+
+          if (size % 2) {
+            before = ' '.repeat(half + 0.5);
+            after = ' '.repeat(half - 0.5);
+          } else {
+            before = ' '.repeat(half);
+            after = before;
+          }
+        } else {
+          after = ' '.repeat(size);
+        }
+      }
+
+      if (settings.delimiterStart !== false && !columnIndex) {
+        line.push('|');
+      }
+
+      if (
+        settings.padding !== false &&
+        // Don’t add the opening space if we’re not aligning and the cell is
+        // empty: there will be a closing space.
+        !(settings.alignDelimiters === false && cell === '') &&
+        (settings.delimiterStart !== false || columnIndex)
+      ) {
+        line.push(' ');
+      }
+
+      if (settings.alignDelimiters !== false) {
+        line.push(before);
+      }
+
+      line.push(cell);
+
+      if (settings.alignDelimiters !== false) {
+        line.push(after);
+      }
+
+      if (settings.padding !== false) {
+        line.push(' ');
+      }
+
+      if (settings.delimiterEnd !== false || columnIndex !== cellsInRow - 1) {
+        line.push('|');
+      }
+    }
+
+    lines.push(
+      settings.delimiterEnd === false
+        ? line.join('').replace(/ +$/, '')
+        : line.join('')
+    );
+  }
+
+  return lines.join('\n')
+}
+
+/**
+ * Serialize a cell value.
+ *
+ * @param {string | null | undefined} [value]
+ *   Value to serialize.
+ * @returns {string}
+ *   Result.
+ */
+function serialize(value) {
+  return value === null || value === undefined ? '' : String(value)
+}
+
+/**
+ * Get the alignment character code from a value.
+ *
+ * @param {string | null | undefined} value
+ *   Value.
+ * @returns {number}
+ *   Alignment.
+ */
+function toAlignment(value) {
+  const code = typeof value === 'string' ? value.codePointAt(0) : 0;
+
+  return code === 67 /* `C` */ || code === 99 /* `c` */
+    ? 99 /* `c` */
+    : code === 76 /* `L` */ || code === 108 /* `l` */
+      ? 108 /* `l` */
+      : code === 82 /* `R` */ || code === 114 /* `r` */
+        ? 114 /* `r` */
+        : 0
+}
+
+/**
+ * Untrusted text (query ids, query text, slice values, attribute names, metric and check names, file names:
+ * in a pull request they come from the PR) made inert for each place a report puts it. One function per
+ * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a terminal
+ * line. (Pictures take no escaping of their own: the Unicode ones sit in code blocks, which parse nothing, and
+ * the Mermaid one carries no name from the inputs.)
+ */
+/** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
+const MAX_CELL = 80;
+// C0/C1 controls (tab, CR, LF and the Unicode line separators are turned into spaces first), bidi marks,
+// embeddings, overrides and isolates, the Arabic letter mark, BOM / zero-width no-break space, and the
+// interlinear annotation and object replacement characters.
+const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffc]/g;
+const BREAKS = /[\t\r\n\u0085\u2028\u2029]+/g;
+/**
+ * Removes what must never reach any output (control characters, including the terminal's ESC, and bidi
+ * overrides that reorder what a reviewer reads), folds line breaks into one space and cuts the text to
+ * `max` code points (never splitting a surrogate pair), marking the cut with an ellipsis.
+ */
+function clean(text, max = MAX_CELL) {
+    const s = String(text).replace(BREAKS, ' ').replace(UNSAFE, '');
+    const chars = Array.from(s);
+    return chars.length > max ? chars.slice(0, Math.max(0, max - 1)).join('') + '…' : s;
+}
+/**
+ * A word GitHub could turn into a link: an @mention (also `org/team`, an e-mail address), a #123 or
+ * owner/repo#123 reference, GH-123, a URL (`://`) or a www. link. Words are maximal runs of characters other
+ * than white space and ` | < > & (those are escaped on their own), so a linkish word can be shown as a code
+ * span with a single-backtick fence: GitHub neither autolinks nor mentions inside code, and the text a
+ * reader copies is exactly the text given (no invisible character is inserted).
+ */
+const WORD$3 = /[^\s`|<>&]+/g;
+const LINKISH = /[@#]|gh-\d|:\/\/|www\./i;
+/** Sentence punctuation that ends a word without being part of the name. */
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?', ')']);
+/** `word` without its trailing sentence punctuation (a loop: linear in the word's length). */
+function trimTrailing(word) {
+    let end = word.length;
+    while (end > 0 && TRAILING.has(word[end - 1]))
+        end--;
+    return word.slice(0, end);
+}
+/**
+ * Markdown-escapes text that is not linkish (entities for HTML, backslashes for Markdown syntax). A `<` followed
+ * by a space or tab, and a `>` after one, stay as typed: no HTML tag, comment, declaration or autolink can start
+ * with `< ` (each needs a non-space character right after the `<`), and a `>` mid-line closes nothing that was not
+ * opened, so `p < 0.050` reads the same in the raw Markdown (a pipe, a file viewer) as rendered, where `p &lt;
+ * 0.050` showed its entity. Every other `<` and `>` is an entity: `<!--`, `<b>`, `<https://...>` stay inert.
+ */
+function escapeMarkdown(s) {
+    return s
+        .replace(/&/g, '&amp;')
+        .replace(/<(?![ \t])/g, '&lt;')
+        .replace(/(?<![ \t])>/g, '&gt;')
+        .replace(/([\\`*_~[\]|$!])/g, '\\$1');
+}
+/** Entity-escapes text for raw HTML. */
+function escapeHtml(s) {
+    return s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;');
+}
+/** Applies `code` to every linkish word of `s` and `other` to the text between them. */
+function byWord(s, code, other) {
+    let out = '';
+    let last = 0;
+    for (const m of s.matchAll(WORD$3)) {
+        if (!LINKISH.test(m[0]))
+            continue;
+        // Sentence punctuation after a name ("recall@10:", "#12.") stays outside the code span.
+        const core = trimTrailing(m[0]);
+        const word = LINKISH.test(core) ? core : m[0];
+        const at = m.index ?? 0;
+        out += other(s.slice(last, at)) + code(word);
+        last = at + word.length;
+    }
+    return out + other(s.slice(last));
+}
+/**
+ * Makes untrusted text inert in GitHub Markdown (a table cell or running text): every word that could fire
+ * an @mention, #123 / owner/repo#123 / GH-123 reference or URL autolink is a code span (`recall@10`,
+ * `@octocat`: shown and copied exactly as given, linked by nothing), no HTML or HTML comment survives
+ * (`&` and every `<`, `>` that could open or close a tag become entities, so a planted `<!-- retrieval-gate:...
+ * -->` marker is plain text; `p < 0.05` stays as typed), no `|` or
+ * newline breaks a table, no emphasis, code, link, strikethrough or math syntax applies, no bidi override
+ * reorders the text, and the text is cut at `max` code points.
+ */
+function inline(text, max = MAX_CELL) {
+    return byWord(clean(text, max), (w) => `\`${w}\``, escapeMarkdown);
+}
+/**
+ * Untrusted text inside raw HTML (a `<summary>` line): GitHub does not parse Markdown there, so backslash
+ * escapes would show; entities are decoded, so `<`, `>`, `&` and quotes are entity-escaped, and linkish
+ * words are put in `<code>` (GitHub applies mentions and autolinks to HTML text too, but not inside code).
+ */
+function htmlText(text, max = MAX_CELL) {
+    // A backtick is entity-escaped too: inside HTML it is plain text, but a reader (or a renderer) must never see
+    // a code span an input opened.
+    const safe = (t) => escapeHtml(t).replace(/`/g, '&#96;');
+    return byWord(clean(text, max), (w) => `<code>${safe(w)}</code>`, safe);
+}
+/**
+ * Untrusted text inside a fenced code block (the Unicode pictures): a code block parses nothing (no Markdown,
+ * no HTML, no mention, no link), so the text stays as typed (`%`, `_`, `*`, `@`, `#`, any script), after
+ * {@link clean}. One exception: an HTML comment opener `<!--` becomes `<!- -`, because the sticky comment is
+ * found by its `<!-- retrieval-gate:... -->` marker in the raw body, and no input may plant one, even in code.
+ * (A fence cannot be closed from inside: the renderer makes each fence longer than any backtick run.)
+ */
+function codeText(text, max = MAX_CELL) {
+    return clean(text, max).replace(/<!--/g, '<!- -');
+}
+/**
+ * Untrusted text for a terminal: control characters (ESC sequences could rewrite the screen or the
+ * clipboard) and bidi overrides removed, line breaks folded, cut at `max` code points.
+ */
+function plain$1(text, max = MAX_CELL) {
+    return clean(text, max);
+}
+
+/**
+ * Fixed number formatting: toFixed is locale-independent, so the same value prints the same way whatever
+ * the machine's locale. -0 prints as 0; a non-finite value prints as "n/a" (and never passes a check).
+ */
+function fixed(x, digits) {
+    if (!Number.isFinite(x))
+        return 'n/a';
+    const s = x.toFixed(digits);
+    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+/** Like {@link fixed} with an explicit + for positive values (differences). */
+function signed(x, digits) {
+    const s = fixed(x, digits);
+    return s === 'n/a' || s.startsWith('-') || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
+}
+/** Digits for a metric: 4 for values in 0..1, fewer for large units such as milliseconds. */
+function digitsFor(range, typical) {
+    if (range && range[1] - range[0] <= 1)
+        return 4;
+    const a = Math.abs(typical);
+    return a >= 1000 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 4;
+}
+/** p-values: 4 significant decimals, or "< 0.0001". */
+function pValue(p) {
+    if (p === null)
+        return '—';
+    if (!Number.isFinite(p))
+        return 'n/a';
+    return p < 0.0001 ? '< 0.0001' : fixed(p, 4);
+}
+/** 0.123 -> "12.3%". */
+function percent(x, digits = 1) {
+    return Number.isFinite(x) ? `${fixed(x * 100, digits)}%` : 'n/a';
+}
+/**
+ * The one label of an interval's confidence, used by every report format, chart and sentence, so a label
+ * always names the confidence its interval was computed at (under a multiplicity adjustment, the family's:
+ * 0.98333… -> "98.33%", not the rules' 95%). Two decimals with trailing zeros dropped: 0.95 -> "95%",
+ * 0.975 -> "97.5%", 1 − 0.05/3 -> "98.33%". A confidence below 1 that would round to "100%" keeps up to six
+ * decimals (0.99999 -> "99.999%"), so a label never claims certainty.
+ */
+function confidenceLabel(confidence) {
+    if (!Number.isFinite(confidence))
+        return 'n/a';
+    const pct = confidence * 100;
+    let digits = 2;
+    let s = fixed(pct, digits);
+    while (confidence < 1 && Number(s) >= 100 && digits < 6)
+        s = fixed(pct, ++digits);
+    return `${s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s}%`;
+}
+/**
+ * The heading of an interval column for rows at the given confidences: "95% CI" when they share one, else
+ * "CI" (each cell then names its own, see {@link intervalCell}).
+ */
+function intervalHeading(confidences) {
+    const labels = new Set(confidences.map(confidenceLabel));
+    return labels.size === 1 ? `${[...labels][0]} CI` : 'CI';
+}
+/** An interval cell, "[-0.0100, +0.0200]", with " at 98.33%" when the column mixes confidences. */
+function intervalCell(lo, hi, confidence, mixed) {
+    return `[${lo}, ${hi}]${mixed ? ` at ${confidenceLabel(confidence)}` : ''}`;
+}
+/** The distinct labels of some confidences, in increasing order: "95%", or "95% or 98.33%". */
+function confidenceLabels(confidences) {
+    return [...new Set([...confidences].sort((a, b) => a - b).map(confidenceLabel))].join(' or ');
+}
+/**
+ * How the inconclusive checks counted, in words for the counts line: " (inconclusive counts as fail)" when they
+ * all counted alike, " (1 inconclusive counts as pass, 2 as fail)" otherwise, "" when there is none. Read from
+ * each check's own resolution, because too few queries (`on_too_few`), a `superior` check not shown better
+ * (always fail) and an unsettled interval (`on_inconclusive`) can count differently in one report.
+ */
+function inconclusiveCounting(checks) {
+    let pass = 0;
+    let fail = 0;
+    for (const c of checks) {
+        if (c.status !== 'inconclusive')
+            continue;
+        if (c.counts === 'pass')
+            pass++;
+        else
+            fail++;
+    }
+    if (pass + fail === 0)
+        return '';
+    if (pass === 0)
+        return ' (inconclusive counts as fail)';
+    if (fail === 0)
+        return ' (inconclusive counts as pass)';
+    return ` (${pass} inconclusive ${pass === 1 ? 'counts' : 'count'} as pass, ${fail} as fail)`;
+}
+
+/** How many regressed queries the report lists (the regression set file holds all of them). */
+const TOP_REGRESSIONS = 10;
+/** Every capability's details of the query at index `i` of the paired table, merged (empty when none gives any). */
+function queryDetails(result, i) {
+    const out = {};
+    for (const c of result.capabilities)
+        Object.assign(out, c.parts.queryDetails?.(i) ?? {});
+    return out;
+}
+/**
+ * A test by query id for the queries some capability withholds from per-query outputs (null when none does), for
+ * writers that hold ids rather than table indexes.
+ */
+function withheldIds(result) {
+    if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
+        return null;
+    const index = new Map(result.table.ids.map((id, i) => [id, i]));
+    return (id) => {
+        const i = index.get(id);
+        return i !== undefined && isWithheld(result, i);
+    };
+}
+/** True when some capability withholds the query at index `i` of the paired table from per-query outputs. */
+function isWithheld(result, i) {
+    for (const c of result.capabilities)
+        if (c.parts.withheld?.(i) === true)
+            return true;
+    return false;
+}
+
+/**
+ * The one number format of every JSON output (the JSON report, the regression set, the to-judge file), so the
+ * same value is written as the same bytes everywhere and a reader never sees floating-point noise such as
+ * `-0.050000000000000044` (0.35 − 0.4). Documented in docs/report.md ("Numbers in the JSON outputs").
+ */
+/** Significant digits a non-integer keeps: far finer than any metric, bootstrap or p-value resolution. */
+const JSON_SIGNIFICANT_DIGITS = 12;
+/**
+ * A number as the JSON outputs write it: integers unchanged (counts, ranks, sizes), other finite values
+ * rounded to {@link JSON_SIGNIFICANT_DIGITS} significant digits (then written by JSON.stringify's shortest
+ * round-trip form: -0.05, 0.3, 1.23456789012e-7), -0 as 0, and a non-finite value as null (JSON has no NaN;
+ * never a silent 0).
+ */
+function jsonNumber$1(x) {
+    if (!Number.isFinite(x))
+        return null;
+    if (Number.isInteger(x))
+        return x === 0 ? 0 : x;
+    const r = Number(x.toPrecision(JSON_SIGNIFICANT_DIGITS));
+    return r === 0 ? 0 : r;
+}
+/** A JSON.stringify replacer applying {@link jsonNumber} to every number of the value written. */
+function jsonNumbers(_key, value) {
+    return typeof value === 'number' ? jsonNumber$1(value) : value;
+}
+
+/**
+ * One record of a JSON Lines file: JSON.stringify's text, which escapes every control character (a newline or
+ * carriage return in an id cannot split the record), with the three line breaks JSON leaves raw escaped too:
+ * NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029), which Python's `str.splitlines()`,
+ * many editors and some JSON Lines readers take as the end of a line. The escapes are JSON's own (`\u2028`), so
+ * every reader parses the same value; text without them comes back byte-identical.
+ */
+const RAW_BREAKS = /[\u0085\u2028\u2029]/g;
+/** `value` as one JSON Lines record, newline included (`replacer` as JSON.stringify's). */
+function jsonLine(value, replacer) {
+    return (JSON.stringify(value, replacer).replace(RAW_BREAKS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) +
+        '\n');
+}
+
+/** Metrics named by at least one check, in the order the checks first name them. */
+function gatedMetrics(result) {
+    return [...new Set(result.rules.checks.map((c) => c.metric))];
+}
+/**
+ * The metrics of the regression set: every gated metric, whatever its direction. A query that got worse on a
+ * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
+ * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
+ */
+function regressionMetrics(result) {
+    return gatedMetrics(result);
+}
+/**
+ * The regression set: every query that got worse on at least one gated metric (strictly, in the metric's
+ * direction: lower for `better: higher`, higher for `better: lower`), with both values of every gated metric and its attributes, as JSON Lines, one query per line
+ * in the paired table's fixed id order, so a team can keep the file as a regression suite and diff it
+ * between runs. Keys are written in a fixed order and user-named keys (even `__proto__`) are plain own
+ * properties, so the same inputs give the same bytes; numbers are written by {@link jsonNumbers} (12 significant
+ * digits, as in every JSON output). An empty set is an empty file. Queries a capability withholds (the holdout's)
+ * are left out.
+ */
+function toRegressionsJsonl(result) {
+    return regressionRecords(result)
+        .map((r) => jsonLine(r, jsonNumbers))
+        .join('');
+}
+/** The records behind {@link toRegressionsJsonl}. */
+function regressionRecords(result) {
+    const { table, rules } = result;
+    const metrics = regressionMetrics(result).map((name) => {
+        const cols = table.metrics.get(name);
+        return { name, sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
+    });
+    const attrNames = [...table.attrs.keys()].sort();
+    const out = [];
+    for (let i = 0; i < table.ids.length; i++) {
+        // Holdout queries are never listed one by one (src/capabilities/holdout/capability.ts): the file is uploaded from PR runs.
+        if (isWithheld(result, i))
+            continue;
+        const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name);
+        if (worse.length === 0)
+            continue;
+        const values = {};
+        for (const m of metrics)
+            defineKey(values, m.name, { baseline: m.base[i], candidate: m.cand[i], delta: m.cand[i] - m.base[i] });
+        const attributes = {};
+        for (const a of attrNames)
+            defineKey(attributes, a, table.attrs.get(a)[i]);
+        const details = queryDetails(result, i);
+        out.push({
+            query_id: table.ids[i],
+            worse_on: worse,
+            metrics: values,
+            attributes,
+            ...(details.text === undefined ? {} : { text: details.text }),
+            ...(details.top === undefined ? {} : { top: details.top })
+        });
+    }
+    return out;
+}
+/**
+ * How many records {@link regressionRecords} would give, without building them: the Markdown names the count
+ * only, and at 10^6 queries building 900,000 records to count them cost seconds and hundreds of MB.
+ */
+function regressionCount(result) {
+    const { table, rules } = result;
+    const metrics = regressionMetrics(result).map((name) => {
+        const cols = table.metrics.get(name);
+        return { sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols };
+    });
+    let count = 0;
+    for (let i = 0; i < table.ids.length; i++)
+        if (metrics.some((m) => m.sign * (m.cand[i] - m.base[i]) < 0))
+            count++;
+    return count;
+}
+/** Sets a user-named key as an own data property (a key named `__proto__` stays plain data). */
+function defineKey(obj, key, value) {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Longest name or value a slice label quotes (a hostile 10,000-character slice value is cut, not repeated). */
+const NAME$1 = 60;
+/** "segment = new, category = faq" or "all queries"; each name and value cut at 60 code points (RAW text). */
+function sliceLabel(slice) {
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${clean(k, NAME$1)} = ${clean(v, NAME$1)}`).join(', ');
+}
+
+/**
+ * The interval each check used and why, and why an interval could not support a pass, in words (RAW text: the
+ * caller escapes it). The law itself is fixed in src/stats/law.ts, the one reliability rule in
+ * src/stats/reliability.ts; these only say them.
+ */
+/** The method's name as the report shows it. */
+function methodName(method) {
+    switch (method) {
+        case 'score':
+            return "Tango's score interval for paired proportions";
+        case 'exact':
+            return "Clopper–Pearson's exact interval";
+        case 'skew-t':
+            return "Hall's skew-corrected t";
+        case 'seeds-t':
+            return 't over seeds and queries (Satterthwaite)';
+        case 'bca':
+            return 'BCa paired bootstrap';
+        case 'percentile':
+            return 'percentile paired bootstrap';
+    }
+}
+/** Why a comparison got its method: the metric type and design that chose it (or the rules' setting), and its widening. */
+function methodReason(c, result) {
+    const s = result.rules.statistics;
+    const widened = c.widened === 'range'
+        ? "; widened to what the metric's range allows unseen queries to change"
+        : c.widened === 'student'
+            ? "; widened to Student's t"
+            : '';
+    if (c.interval === 'seeds-t')
+        return `seed replicates: training variance from the spread of the seed means, query variance from the queries${widened}`;
+    if (s.interval !== 'auto')
+        return `statistics.interval: ${s.interval}${widened}`;
+    if (c.interval === 'score')
+        return `binary metric, independent queries: no resampling of a few discordant queries, never a zero-width interval${widened}`;
+    if (c.clusters !== null)
+        return `clustered (${c.clusters} clusters): cluster-robust, skew-corrected, clusters − 1 degrees of freedom${widened}`;
+    if (s.weights !== undefined)
+        return `target weights by ${s.weights.by}: stratified, skew-corrected, Satterthwaite degrees of freedom${widened}`;
+    return `not binary: corrected for skew (rare large losses), never narrower than Student's t${widened}`;
+}
+/** Why an interval cannot support a pass, and what would settle it (RAW text). */
+function unreliableWords(code, c) {
+    switch (code) {
+        case 'no_spread':
+            return "the values do not vary (beyond rounding), and without a declared range nothing bounds what other queries could change: declare the metric's range, or this check cannot pass";
+        case 'few_units': {
+            const needed = Math.ceil(unitsForSkew(c.unitSkew));
+            return `the differences are skewed (skewness ${c.unitSkew.toFixed(1)}) and the metric has no declared range, so the mean of ${Math.round(c.effective)} effective ${c.clusters === null ? 'queries' : 'clusters'} is not yet near normal: about ${needed} are needed (Sugden's rule, 28 + 25·skewness²), or declare the metric's range`;
+        }
+        case 'few_clusters':
+            return `only ${c.clusters ?? 0} cluster: the variability between clusters cannot be estimated`;
+        case 'single_unit_stratum':
+            return 'a stratum holds a single unit, whose variability cannot be estimated';
+    }
+}
+/**
+ * Why an inconclusive interval_unreliable unit could not pass, and what would settle it (RAW text): the reliability
+ * rule's code, or, when only the range's bound stood in the way, how far unseen queries could move the check and how
+ * many queries would rule that out.
+ */
+function whyNoPass(unit, metric) {
+    const c = unit.comparison;
+    const code = unit.level?.unreliable ?? c.unreliable;
+    if (code !== null)
+        return unreliableWords(code, c);
+    const bounds = metricBounds(metric);
+    const units = `${Math.round(c.effective)} ${c.clusters === null ? 'queries' : 'effective clusters'}`;
+    const share = unseenShare(c.effective, c.confidence);
+    const width = bounds === undefined ? 1 : bounds[1] - bounds[0];
+    const needed = unit.level === undefined && unit.margin > 0 ? unitsForMargin(unit.margin, width, c.confidence) : null;
+    const settle = unit.power?.moreQueries !== undefined && unit.power?.moreQueries !== null
+        ? `about ${unit.power.moreQueries} more queries would settle it if nothing changed`
+        : needed !== null
+            ? `a margin this small needs at least ${needed} ${c.clusters === null ? 'queries' : 'effective clusters'}`
+            : 'more queries would narrow it';
+    return `the data alone clear the limit, but with ${units} a share of up to ${(100 * share).toFixed(1)}% of unseen ones could each lie anywhere in the metric's range${bounds === undefined ? '' : ` [${bounds[0]}, ${bounds[1]}]`}, which the limit does not allow; ${settle}`;
+}
+/** Per statistical check, each interval method its units used (in unit order), with the reason. */
+function methodRows(result) {
+    const rows = [];
+    for (const check of result.decision.checks) {
+        if (check.rule.kind.type === 'max_regressions')
+            continue;
+        const byMethod = new Map();
+        for (const unit of check.units) {
+            const c = unit.comparison;
+            const reason = methodReason(c, result);
+            const key = `${c.interval}\u0000${reason}`;
+            let row = byMethod.get(key);
+            if (!row)
+                byMethod.set(key, (row = { check, method: c.interval, reason, slices: [], all: false }));
+            row.slices.push(sliceLabel(c.slice));
+        }
+        for (const row of byMethod.values()) {
+            row.all = byMethod.size === 1;
+            rows.push(row);
+        }
+    }
+    return rows;
+}
+/**
+ * Every note of a gated unit's comparison (clusters, strata, fallbacks, seeds), grouped per check and note, in
+ * check order: what the JSON's `comparisons[].notes` hold for the gated units, for the Markdown and text reports.
+ */
+function gatedNotes(result) {
+    const out = [];
+    for (const check of result.decision.checks) {
+        const byNote = new Map();
+        for (const unit of check.units) {
+            for (const note of unit.comparison.notes) {
+                let entry = byNote.get(note);
+                if (!entry)
+                    byNote.set(note, (entry = { check, note, slices: [] }));
+                entry.slices.push(sliceLabel(unit.comparison.slice));
+            }
+        }
+        out.push(...byNote.values());
+    }
+    return out;
+}
+/** "segment = a, segment = b and 3 more" (at most `max` named). */
+function slicesList(slices, max = 4) {
+    if (slices.length <= max)
+        return slices.join(', ');
+    return `${slices.slice(0, max).join(', ')} and ${slices.length - max} more`;
+}
+
+/** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
+const NAME = 60;
+/**
+ * Plain words for people who do not read intervals for a living. Every function here returns RAW text that
+ * may contain untrusted names (metric, check, slice values): callers escape the whole sentence for the
+ * place it goes (escape.ts).
+ */
+/** What a verdict does and does not claim: the last words of the Markdown report and of the HTML page. */
+const SCOPE_SENTENCE = 'This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name.';
+/**
+ * The one unit rule of every report (headline, tables, pictures, terminal text, sentences): a metric whose values
+ * are shares, i.e. bounded within a width of 1 (a declared `range` such as [0, 1], or a ranking measure computed
+ * from runs, which lies in [0, 1]: MetricRule.bounds), shows its CHANGES (differences, intervals, margins,
+ * thresholds, budgets, seed spreads) in points (x100): "+2.3 points" in words, "+2.31 pts" in a table cell; every
+ * other metric shows them in its own units with its unit word ("+5.2 ms"). LEVELS (a side's mean, one query's
+ * value) are shown as the files hold them (0.5525), in every place alike.
+ */
+function inPoints(metric) {
+    const b = metric.bounds ?? metric.range;
+    return b !== undefined && b[1] - b[0] <= 1;
+}
+/** Points are shown with 2 decimals in a table cell: the precision of the 4 decimals of the raw value. */
+const CELL_POINT_DIGITS = 2;
+/** A change in a table cell: points with 2 decimals for a share, else the metric's digits for `typical` (a level). */
+function changeCell(x, metric, typical) {
+    if (inPoints(metric))
+        return signed(x * 100, CELL_POINT_DIGITS);
+    return signed(x, digitsFor(metric.range, typical));
+}
+/**
+ * How many decimals a LEVEL of `metric` (a side's mean, one query's value) is shown with: four for a share (a
+ * declared range, or a ranking measure's bounds), so a query at 1 reads 1.0000 beside 0.9553, else by `typical`.
+ */
+function levelDigits(metric, typical) {
+    return digitsFor(metric.bounds ?? metric.range, typical);
+}
+/** A change in a table cell with its unit after it: `-9.84 pts`, `+5.2 ms` (RAW: escape it). */
+function changeWithUnit(x, metric, typical) {
+    const unit = cellUnit(metric);
+    return `${changeCell(x, metric, typical)}${unit ? ` ${unit}` : ''}`;
+}
+/** "pts", the metric's unit ("ms") or "": the unit a table's change cell carries after its number (RAW: escape it). */
+function cellUnit(metric) {
+    return inPoints(metric) ? 'pts' : metric.unit;
+}
+/** The unit word of a metric's changes: "points", the metric's unit, or "". */
+function unitWord(metric) {
+    return inPoints(metric) ? 'points' : metric.unit;
+}
+/** A number in the metric's display terms: x100 with one decimal for shares, else the metric's digits. */
+function displayNumber(x, metric, withSign = true, typical = x) {
+    if (inPoints(metric))
+        return withSign ? signed(x * 100, 1) : fixed(x * 100, 1);
+    const d = digitsFor(metric.range, typical);
+    return withSign ? signed(x, d) : fixed(x, d);
+}
+/** A value in the metric's terms with its unit: "-9.8 points", "+5.2 ms"; `typical` sets the digits (as in the sentence beside it). */
+function amount(x, metric, withSign = true, typical = x) {
+    const u = unitWord(metric);
+    const s = displayNumber(x, metric, withSign, typical);
+    return u ? `${s} ${u}` : s;
+}
+/**
+ * What the evaluation could see, for an inconclusive unit: "with 400 queries this evaluation detects a change of
+ * about 2.8 points (80% power); if the candidate truly changed nothing, about 1,200 more independent queries would
+ * give this check an 80% chance to pass". The figure plans for no true change (what a non-inferiority check is
+ * sized for), never for the observed difference, which is itself noise.
+ */
+function powerWords(unit, metric) {
+    const p = unit.power;
+    if (p === null || !Number.isFinite(p.mde))
+        return '';
+    const c = unit.comparison;
+    const clusters = c.clusters === null ? '' : ` in ${c.clusters} clusters`;
+    // The digits of the interval beside it: "+4.99 to +5.33 ms ... about 0.24 ms", not "0.2439 ms".
+    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
+    let text = `; with ${c.n} queries${clusters} this evaluation detects a change of about ${amount(p.mde, metric, false, Number.isFinite(typical) ? typical : p.mde)} (80% power)`;
+    if (unit.status === 'inconclusive' && p.moreQueries !== null && p.moreQueries > 0) {
+        const plan = unit.reason === 'too_few_queries' || unit.reason === 'interval_unreliable'
+            ? ''
+            : 'if the candidate truly changed nothing, ';
+        text += `; ${plan}about ${p.moreQueries} more independent queries would give this check an 80% chance to pass`;
+    }
+    return text;
+}
+/** "95% interval -10.9 to -8.8 points, 40 queries" */
+function intervalWords(unit, metric) {
+    const c = unit.comparison;
+    const u = unitWord(metric);
+    const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]));
+    const lo = displayNumber(c.ci[0], metric, true, typical);
+    const hi = displayNumber(c.ci[1], metric, true, typical);
+    return `${confidenceLabel(c.confidence)} interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`;
+}
+/**
+ * One sentence a product manager can read about a unit that did not pass, e.g. "recall@10 for segment = new
+ * fell by 9.8 points (95% interval -10.9 to -8.8 points, 40 queries); the rules allow a drop of at most 2.0
+ * points." `minPerSlice` is the rules' queries.min_per_slice (named in the too-few-queries sentence).
+ */
+function explainUnit(check, unit, metric, minPerSlice) {
+    const c = unit.comparison;
+    const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`;
+    const higher = metric.better === 'higher';
+    const moved = c.delta === 0 ? 'did not change' : c.delta > 0 ? 'rose' : 'fell';
+    const by = c.delta === 0 || !Number.isFinite(c.delta) ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`;
+    const name = clean(metric.name, NAME);
+    const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`;
+    const worseWord = higher ? 'drop' : 'rise';
+    const kind = check.rule.kind;
+    switch (unit.reason) {
+        case 'too_few_queries':
+            return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`;
+        case 'interval_unreliable':
+            return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}, so the check is inconclusive.`;
+        case 'too_few_seeds':
+            return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`;
+        case 'non_finite':
+            return `${head}; a statistic is not a finite number, so the check cannot pass.`;
+        case 'holdout_looks_exceeded': {
+            const looks = unit.holdoutLooks;
+            const count = looks === undefined
+                ? 'more often than dataset.holdout_looks allows'
+                : looks.release
+                    ? `${looks.thisPr} times since the release, more than dataset.holdout_looks.max_per_release (${looks.maxPerPr}) allows`
+                    : `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows`;
+            return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`;
+        }
+        case 'no_queries':
+            return `${name}${who} has no queries to compare; a check over zero queries never passes.`;
+        case 'holdout_looks_unknown':
+            return `${head}; the looks at the holdout so far could not be counted, so a pass on it cannot be trusted and the check is inconclusive.`;
+        case 'budget_looks_exceeded':
+        case 'budget_looks_unknown':
+            return `${name}${who}: ${budgetWords(unit, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`;
+        case 'budget_exceeded':
+        case 'budget_crosses': {
+            const spent = unit.reason === 'budget_exceeded'
+                ? 'the drop since the reference exceeds the budget'
+                : 'the data cannot rule out a drop since the reference beyond the budget';
+            return `${name}${who}: ${budgetWords(unit, metric)}; ${spent}, whatever this PR alone did (${amount(c.delta, metric)} against its baseline).`;
+        }
+        case 'too_many_regressions': {
+            const t = kind.type === 'max_regressions' && kind.threshold > 0
+                ? ` by more than ${amount(kind.threshold, metric, false)}`
+                : '';
+            return `${unit.regressions} of ${c.n} queries${who} got worse on ${name}${t}; the rules allow at most ${unit.regressionLimit}.`;
+        }
+    }
+    if (kind.type === 'level')
+        return levelSentence(kind, unit, metric, `${name}${who}`);
+    const marginWords = (m) => {
+        const rel = kind.type !== 'max_regressions' && kind.margin.relative ? ` (${kind.margin.text} of the baseline)` : '';
+        return `${amount(m, metric, false)}${rel}`;
+    };
+    if (kind.type === 'non_inferior') {
+        const allowed = `a ${worseWord} of at most ${marginWords(unit.margin)}`;
+        if (unit.reason === 'shown_worse')
+            return `${head}; the rules allow ${allowed}.`;
+        const worst = higher ? c.ci[0] : c.ci[1];
+        return `${head}; the data cannot rule out a ${worseWord} of ${amount(Math.abs(worst), metric, false)}, and the rules allow ${allowed}${powerWords(unit, metric)}.`;
+    }
+    if (kind.type === 'superior') {
+        if (kind.test === 'mcnemar') {
+            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== c.pValue
+                ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
+                : '';
+            return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
+        }
+        if (kind.test === 't' || kind.test === 'randomization') {
+            const test = kind.test === 't' ? 'paired t-test' : 'randomization test';
+            const adjusted = unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue
+                ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
+                : '';
+            const gain = higher ? 'rise' : 'fall';
+            return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
+        }
+        return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`;
+    }
+    return head + '.';
+}
+/** A level of a metric as the files hold it, with the metric's digits and unit: "0.3412", "212.5 ms". */
+function levelText(x, metric, typical = x) {
+    const s = fixed(x, digitsFor(metric.range, typical));
+    return metric.unit ? `${s} ${metric.unit}` : s;
+}
+/**
+ * The sentence of an at_least / at_most unit that did not pass: "recall@10 has a candidate mean of 0.3412 (95% t
+ * interval 0.3221 to 0.3603, 400 queries); the rules need at least 0.3500." (too few queries and non-finite values
+ * have their sentences in explainUnit).
+ */
+function levelSentence(kind, unit, metric, subject) {
+    const level = unit.level;
+    const need = `the rules need ${kind.bound === 'at_least' ? 'at least' : 'at most'} ${levelText(kind.value, metric)}`;
+    if (level === undefined)
+        return `${subject}: ${need}.`;
+    const n = unit.comparison.n;
+    const queries = `${n} ${n === 1 ? 'query' : 'queries'}`;
+    const typical = Math.max(Math.abs(level.ci[0]), Math.abs(level.ci[1]));
+    const method = level.method === 'exact' ? "Clopper–Pearson's exact" : 'skew-corrected t';
+    const interval = `${confidenceLabel(level.confidence)} ${method} interval ${fixed(level.ci[0], digitsFor(metric.range, typical))} to ${levelText(level.ci[1], metric, typical)}`;
+    const head = `${subject} has a candidate mean of ${levelText(level.mean, metric, typical)} (${interval}, ${queries})`;
+    if (unit.reason === 'interval_crosses_level')
+        return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`;
+    if (unit.reason === 'interval_unreliable')
+        return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}; ${need}.`;
+    return `${head}; ${need}.`;
+}
+/**
+ * How much of a unit's regression budget is spent, e.g. "0.8 of 1.0 points used since v1.4 (95% interval 0.3
+ * to 1.3 points)", or "0.0 of 1.0 points used since v1.4 (the candidate is 0.4 points better; ...)". RAW text.
+ */
+function budgetWords(unit, metric) {
+    const b = unit.budget;
+    if (b === undefined)
+        return '';
+    const u = unitWord(metric);
+    const typical = Math.max(Math.abs(b.usedCi[0]), Math.abs(b.usedCi[1]), b.budget);
+    const used = displayNumber(Math.max(0, b.used), metric, false, typical);
+    const better = b.used < 0 ? `the candidate is ${amount(-b.used, metric, false)} better; ` : '';
+    const ci = `${displayNumber(b.usedCi[0], metric, true, typical)} to ${displayNumber(b.usedCi[1], metric, true, typical)}${u ? ` ${u}` : ''}`;
+    return `${used} of ${displayNumber(b.budget, metric, false, typical)}${u ? ` ${u}` : ''} used since ${clean(b.reference, NAME)} (${better}${confidenceLabel(b.comparison.confidence)} interval of the drop ${ci}, ${b.comparison.n} ${b.comparison.n === 1 ? 'query' : 'queries'})`;
+}
+/**
+ * Sentences about the statistics a reader of the checks table must know (raw text: escape it): under
+ * target weights, every metric over all queries with the observed and with the target mix (the table's
+ * numbers are the target's); under a multiplicity adjustment, the confidence every check's interval has.
+ * E.g. "Target mix by segment (established 50%, new 50%; observed 90%, 10%): recall@10 0.600 → 0.575
+ * (-2.5 points) with the target mix, 0.760 → 0.795 (+3.5 points) with the observed mix."
+ */
+function statisticsSentences(result) {
+    const out = [];
+    const { rules } = result;
+    for (const c of result.comparisons) {
+        if (c.slice.length > 0 || c.mix === null)
+            continue;
+        const metric = rules.metrics.get(c.metric);
+        const pct = (x) => `${fixed(x * 100, 0)}%`;
+        const target = c.mix.strata.map((s) => `${s.value} ${pct(s.target)}`).join(', ');
+        const observed = c.mix.strata.map((s) => pct(s.observed)).join(', ');
+        const v = (x) => (inPoints(metric) ? fixed(x, 3) : displayNumber(x, metric, false));
+        out.push(`Target mix by ${c.mix.by} (${target}; observed ${observed}): ${metric.name} ${v(c.baseline)} → ${v(c.candidate)} (${amount(c.delta, metric)}) with the target mix, ` +
+            `${v(c.mix.observed.baseline)} → ${v(c.mix.observed.candidate)} (${amount(c.mix.observed.delta, metric)}) with the observed mix.`);
+    }
+    const f = result.decision.family;
+    if (f.method !== 'none' && f.size > 1) {
+        out.push(`Multiplicity (${f.method}) over ${f.size} statistical checks: every check's interval is at ${confidenceLabel(f.confidence)} (1 − ${fixed(1 - rules.statistics.confidence, 3)}/${f.size}), and p-values are ${f.method === 'holm' ? 'Holm' : 'Bonferroni'}-adjusted.`);
+    }
+    return out;
+}
+
+/**
+ * The `### History` section of a PR report: each gated metric (over all queries, and over every slice a check
+ * gates) drawn over the last gate runs on the default branch, with this PR's candidate as the last point: a
+ * Mermaid `xychart-beta` line chart GitHub renders, and a table of the numbers. Pure: the past reports were
+ * read by src/github/history.ts; what could not be read is counted in a note and never fails anything.
+ */
+/** Most charts drawn (the table holds every series up to {@link MAX_COLUMNS}). */
+const MAX_CHARTS = 6;
+/** Most series the table shows as columns. */
+const MAX_COLUMNS = 8;
+const keyOf = (metric, slice) => JSON.stringify([metric, [...slice].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))]);
+/** The series of this result: each gated metric over all queries, then every non-empty slice a check gates it on. */
+function seriesOf(result) {
+    const out = [];
+    const seen = new Set();
+    const add = (metric, slice, current) => {
+        const key = keyOf(metric, slice);
+        if (seen.has(key) || !Number.isFinite(current))
+            return;
+        seen.add(key);
+        out.push({ metric, slice, key, current });
+    };
+    for (const metric of gatedMetrics(result)) {
+        const overall = result.comparisons.find((c) => c.metric === metric && c.slice.length === 0);
+        if (overall)
+            add(metric, [], overall.candidate);
+        for (const check of result.decision.checks) {
+            if (check.rule.metric !== metric)
+                continue;
+            for (const unit of check.units)
+                add(metric, unit.slice, unit.comparison.candidate);
+        }
+    }
+    return out;
+}
+/**
+ * A past report's values by series key, first value of a key kept (as a search would find it). Built once per
+ * report: a search per drawn series would key every value again (up to 50 runs x 2,000 values, twice per series).
+ */
+function valuesByKey(report) {
+    const index = new Map();
+    for (const x of report.values) {
+        const k = keyOf(x.metric, x.slice);
+        if (!index.has(k))
+            index.set(k, x.value);
+    }
+    return index;
+}
+/** A past report's value of a series, or undefined when that run did not gate it. */
+function valueIn(index, key) {
+    const v = index.get(key);
+    return v !== undefined && Number.isFinite(v) ? v : undefined;
+}
+/** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
+const SAFE_URL$1 = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/;
+const short$2 = (sha) => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7);
+const WORDS = {
+    missing: 'no report artifact',
+    expired: 'expired',
+    unreadable: 'unreadable',
+    wrong_version: 'from another report version',
+    stale: 'stale (too old)'
+};
+/** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
+function readLine(h) {
+    const skipped = Object.keys(WORDS)
+        .filter((r) => h.skipped[r] > 0)
+        .map((r) => `${h.skipped[r]} ${WORDS[r]}`);
+    const asked = `history.runs is ${h.requested}`;
+    const found = h.reports.length + Object.keys(WORDS).reduce((n, r) => n + h.skipped[r], 0);
+    return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`;
+}
+/** One xychart-beta line chart of a series: past points that have it, then this PR. */
+function chart(metric, points) {
+    const values = points.map((p) => p.value);
+    const lo = minOf(values);
+    const hi = maxOf(values);
+    const pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.05 || 0.01;
+    const d = digitsFor(metric.range, Math.max(Math.abs(lo), Math.abs(hi)));
+    const bottom = metric.range ? Math.max(metric.range[0], lo - pad) : lo - pad;
+    const top = metric.range ? Math.min(metric.range[1], hi + pad) : hi + pad;
+    // No input name goes into Mermaid source (it would be mangled or break the chart): the sentence above names it.
+    return [
+        'xychart-beta',
+        `  title "past runs, then this PR"`,
+        `  x-axis [${points.map((p) => `"${p.label}"`).join(', ')}]`,
+        `  y-axis "candidate mean" ${fixed(bottom, d)} --> ${fixed(top, d)}`,
+        `  line [${values.map((v) => fixed(v, d)).join(', ')}]`
+    ].join('\n');
+}
+/**
+ * The History section's lines (empty when the result carries no history). Every past run that gave a report is
+ * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
+ * simply has no point on the series it lacks.
+ */
+function historySection(result, h) {
+    const out = ['### History', '', readLine(h), ''];
+    if (h.notes.length > 0)
+        out.push(...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`), ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []), '');
+    const series = seriesOf(result);
+    if (h.reports.length === 0 || series.length === 0) {
+        out.push('_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._', '');
+        return out;
+    }
+    const metricOf = (name) => result.rules.metrics.get(name);
+    const indexes = h.reports.map(valuesByKey);
+    const drawn = series.slice(0, MAX_CHARTS);
+    out.push(`Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`, '');
+    for (const s of drawn) {
+        const labels = new Set();
+        const points = h.reports.flatMap((r, i) => {
+            const v = valueIn(indexes[i], s.key);
+            if (v === undefined)
+                return [];
+            // Two runs of one commit would share a category (and one point would hide the other): add the run.
+            const label = labels.has(short$2(r.commit)) ? `${short$2(r.commit)} run ${r.runId}` : short$2(r.commit);
+            labels.add(label);
+            return [{ label, value: v }];
+        });
+        points.push({ label: 'this PR', value: s.current });
+        const where = s.slice.length === 0 ? '' : ` (${inline(sliceLabel(s.slice), 120)})`;
+        out.push(`${inline(s.metric, 120)}${where}:`, '', '```mermaid', chart(metricOf(s.metric), points), '```', '');
+    }
+    if (series.length > MAX_CHARTS)
+        out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '');
+    const columns = series.slice(0, MAX_COLUMNS);
+    const digits = (s) => digitsFor(metricOf(s.metric).range, Math.abs(s.current));
+    const rows = [
+        [
+            'Run',
+            'Commit',
+            'Date',
+            ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))
+        ]
+    ];
+    for (const [i, r] of h.reports.entries()) {
+        rows.push([
+            SAFE_URL$1.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
+            `\`${short$2(r.commit)}\``,
+            inline(r.date.slice(0, 10), 10),
+            ...columns.map((s) => {
+                const v = valueIn(indexes[i], s.key);
+                return v === undefined ? '—' : fixed(v, digits(s));
+            })
+        ]);
+    }
+    rows.push(['this PR', '', '', ...columns.map((s) => `**${fixed(s.current, digits(s))}**`)]);
+    out.push(markdownTable(rows, { alignDelimiters: false }), '');
+    if (series.length > MAX_COLUMNS)
+        out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '');
+    return out;
+}
+
+/**
+ * The JSON report's `history` object (docs/report.md): which past gate runs were read and what was left out.
+ * Additive, present only when the rules ask for history. The values themselves are in the past runs' own
+ * reports; this names them (run, commit, date) so a reader can fetch them.
+ */
+function historyJson(h) {
+    return {
+        branch: h.branch,
+        requested: h.requested,
+        read: h.reports.length,
+        skipped: { ...h.skipped },
+        runs: h.reports.map((r) => ({ run_id: r.runId, commit: r.commit, date: r.date, holdout_looks: r.holdoutLooks })),
+        notes: h.notes
+    };
+}
+
+/**
+ * History (rules `history`): each gated metric over the last gate runs on the default branch, with this PR as the
+ * last point, so a slow slide shows. Context, never evidence: what cannot be read is a note, never a failure.
+ *
+ * Exam: the JSON reports of push runs on the default branch of this repository (src/github/history.ts): runs
+ * of other branches, of forks, or triggered by pull requests are never read. None outside a pull request.
+ */
+const historyCapability = {
+    name: 'history',
+    about: 'a slow slide no single PR shows: the gated metrics over the default branch’s last gate runs',
+    rules: HISTORY_RULES_PROPERTIES,
+    config: historyRules,
+    needsRows: () => 'history',
+    inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history', outside: undefined }],
+    read: (_h, inputs) => Promise.resolve(inputs.record('history')),
+    assess: ({ evidence: history }) => ({
+        guards: [],
+        summary: history,
+        parts: history === undefined
+            ? {}
+            : {
+                markdown: { afterPictures: ({ result }) => historySection(result, history) },
+                json: () => ['history', historyJson(history)]
+            }
+    })
+};
+
+/** Indices (into the table) of the holdout's queries: all of them when the rules grade the holdout, the `split` = holdout ones under `all`. */
+function holdoutMask(rules, table) {
+    const n = table.ids.length;
+    const mask = new Uint8Array(n);
+    const split = rules.dataset?.split;
+    if (split === 'holdout')
+        mask.fill(1);
+    else if (split === 'all') {
+        const column = table.attrs.get('split');
+        if (column)
+            for (let i = 0; i < n; i++)
+                mask[i] = column[i] === 'holdout' ? 1 : 0;
+    }
+    return mask;
+}
+/**
+ * Counts this run's look at the holdout (when it grades any holdout query) on top of `prior`. Undefined when
+ * the rules name no evaluation set: without splits there is no holdout to account for.
+ */
+function countHoldoutLooks(rules, table, prior) {
+    if (!rules.dataset)
+        return undefined;
+    const mask = holdoutMask(rules, table);
+    let queries = 0;
+    for (const m of mask)
+        queries += m;
+    const thisRun = queries > 0 ? 1 : 0;
+    const thisPr = prior.thisPr === null ? null : prior.thisPr + thisRun;
+    const maxPerPr = rules.dataset.holdoutMaxPerPr ?? null;
+    const maxPerRelease = rules.dataset.holdoutMaxPerRelease ?? null;
+    const thisRelease = prior.release === undefined ? null : prior.release + thisRun;
+    const overPr = maxPerPr !== null && thisPr !== null && thisPr > maxPerPr;
+    const overRelease = maxPerRelease !== null && thisRelease !== null && thisRelease > maxPerRelease;
+    return {
+        split: rules.dataset.split,
+        queries,
+        thisRun,
+        thisPr,
+        unledgered: prior.unledgered === true,
+        total: prior.history === undefined ? null : prior.history.looks + (thisPr ?? thisRun),
+        historyReports: prior.history === undefined ? null : prior.history.reports,
+        maxPerPr,
+        thisRelease,
+        maxPerRelease,
+        exceeded: thisRun === 1 && (overPr || overRelease),
+        unknown: thisRun === 1 && prior.unknown !== undefined ? prior.unknown : null
+    };
+}
+/**
+ * Beyond the cap (or when the looks could not be counted), a unit on queries that include the holdout becomes
+ * inconclusive: a unit that passed, or was inconclusive, takes reason `holdout_looks_exceeded` (or
+ * `holdout_looks_unknown`); how it counts is on_inconclusive, or fail for a superior check, as for any
+ * inconclusive unit. A unit that failed stays failed: looking too often makes a pass untrustworthy (the change
+ * may be fitted to the holdout), not a shown loss. The caller decides every check and the verdict again.
+ */
+function capHoldoutUnit(unit, account, mask, stats) {
+    if (unit.status === 'fail')
+        return unit;
+    if (!account.exceeded && account.unknown === null)
+        return unit;
+    let touches = false;
+    for (const i of stats.members(unit.slice)) {
+        if (mask[i] === 1) {
+            touches = true;
+            break;
+        }
+    }
+    if (!touches)
+        return unit;
+    if (account.unknown !== null)
+        return { ...unit, status: 'inconclusive', reason: 'holdout_looks_unknown' };
+    const release = account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease;
+    const looks = release
+        ? { thisPr: account.thisRelease, maxPerPr: account.maxPerRelease, release: true }
+        : { thisPr: account.thisPr, maxPerPr: account.maxPerPr };
+    return { ...unit, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks };
+}
+
+/**
+ * What the reports say about the holdout (src/decide/holdout.ts): how often it has been looked at, and which
+ * per-query details a report may show. An exam whose questions a PR author can read query by query becomes
+ * development data, so the Markdown report (PR comment, job summary) lists regressed queries of the dev split
+ * only and gives the holdout as aggregates.
+ */
+const times = (n) => (n === 1 ? 'once' : `${n} times`);
+/** The report's sentence about the holdout (RAW: numbers and fixed words, and the ledger's reason when unknown). */
+function holdoutSentence(h) {
+    if (h.unknown !== null) {
+        return `Holdout: ${h.thisRun === 1 ? `graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'})` : `not graded by this run (split ${h.split})`}, but the looks so far could not be counted (${h.unknown}), so the checks on holdout queries are inconclusive. Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
+    }
+    if (h.thisRun === 0) {
+        const pr = h.thisPr !== null && h.thisPr > 0 ? ` It has been looked at ${times(h.thisPr)} in this PR.` : '';
+        return `Holdout: not graded by this run (split ${h.split}).${pr}`;
+    }
+    const cap = h.maxPerPr === null ? '' : ` (dataset.holdout_looks.max_per_pr allows ${h.maxPerPr})`;
+    const pr = h.thisPr === null
+        ? h.unledgered
+            ? 'once by this run (its earlier looks in this PR are not counted: no dataset.holdout_looks.release names the commit a look ledger is kept on)'
+            : 'once by this run (outside a pull request; in one, every look is counted in the look ledger)'
+        : `${times(h.thisPr)} in this PR, this run included${cap}`;
+    const release = h.thisRelease === null
+        ? ''
+        : `, ${times(h.thisRelease)} since the release${h.maxPerRelease === null ? '' : ` (dataset.holdout_looks.max_per_release allows ${h.maxPerRelease})`}`;
+    const total = h.total === null
+        ? ''
+        : `, ${times(h.total)} in total over the ${h.historyReports} gate runs on the default branch read as history and ${h.thisPr === null ? 'this run' : 'this PR'}`;
+    const over = h.exceeded ? ' That is more than allowed: the checks on holdout queries are inconclusive.' : '';
+    return `Holdout: graded by this run (${h.queries} ${h.queries === 1 ? 'query' : 'queries'}); looked at ${pr}${release}${total}.${over} Per-query details are shown for the dev split only; the holdout is reported in aggregates.`;
+}
+/**
+ * The regressed queries a report may list one by one (those no capability withholds: the dev split's), and how
+ * many were withheld from the list (0 when the holdout is not graded).
+ */
+function listableRegressions(result) {
+    if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
+        return { shown: result.regressions, withheld: 0 };
+    const index = new Map(result.table.ids.map((id, i) => [id, i]));
+    const shown = result.regressions.filter((r) => !isWithheld(result, index.get(r.id) ?? -1));
+    return { shown, withheld: result.regressions.length - shown.length };
+}
+/** The sentence under a list of regressed queries that left holdout queries out (RAW). */
+function withheldSentence(withheld) {
+    return `${withheld} holdout ${withheld === 1 ? 'query' : 'queries'} that got worse ${withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`;
+}
+/** The JSON report's `holdout` object (docs/report.md): additive, present only with an evaluation set. */
+function holdoutJson(h) {
+    return {
+        split: h.split,
+        graded: h.thisRun === 1,
+        queries: h.queries,
+        looks: { this_run: h.thisRun, this_pr: h.thisPr, total: h.total, history_reports: h.historyReports },
+        max_per_pr: h.maxPerPr,
+        // the looks since the release, whenever one is named (its ledger is where every look is kept)
+        ...(h.maxPerRelease === null && h.thisRelease === null
+            ? {}
+            : { this_release: h.thisRelease, max_per_release: h.maxPerRelease }),
+        exceeded: h.exceeded,
+        ...(h.unknown === null ? {} : { unknown: h.unknown })
+    };
+}
+
+/**
+ * Holdout accounting (rules `dataset`, `dataset.holdout_looks`): a holdout graded again and again until it agrees
+ * stops measuring generalisation. Every run that grades it is counted, per pull request and over the default
+ * branch's history, and a cap may make the checks on it inconclusive; per-query details of holdout queries never
+ * reach a report, a file or a log a pull request's run can read.
+ *
+ * Exam: the look ledger (what the trusted source recorded of earlier runs: src/github/look-ledger.ts; none
+ * outside a pull request). When it cannot be read or this run's look cannot be recorded, the count is unknown
+ * and the checks on holdout queries are inconclusive (fail closed), never counted from 0.
+ */
+const holdoutCapability = {
+    name: 'holdout',
+    about: 'a holdout looked at until it agrees: looks counted where a PR cannot reset them, per-query details withheld',
+    config: (rules) => rules.dataset,
+    needsRows: () => 'dataset',
+    inputs: () => [
+        { role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks', outside: { thisPr: null } }
+    ],
+    read: (_d, inputs) => Promise.resolve(inputs.record('holdout-looks') ?? { thisPr: null }),
+    assess({ rules, table, evidence }) {
+        const account = countHoldoutLooks(rules, table, evidence ?? { thisPr: null });
+        const mask = holdoutMask(rules, table);
+        const graded = account.queries > 0;
+        return {
+            guards: [],
+            summary: { account, mask },
+            parts: {
+                markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
+                text: { head: () => [`  ${plain$1(holdoutSentence(account), 800)}`] },
+                json: () => ['holdout', holdoutJson(account)],
+                unitJson: (unit) => unit.holdoutLooks
+                    ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]]
+                    : [],
+                ...(graded ? { withheld: (i) => mask[i] === 1 } : {})
+            }
+        };
+    },
+    adjust: (unit, { summary, stats }) => capHoldoutUnit(unit, summary.account, summary.mask, stats)
+};
 
 /**
  * Calls `onRecord` for every record of a small exam or answer file of records (judge anchors and labels, a
@@ -20519,7 +20519,7 @@ async function forEachRecord(file, name, onRecord, hint) {
 
 /** Most distinct labels: kappa builds a k x k table, and more labels than this are free text, not a scale. */
 const MAX_ANCHOR_LABELS = 100;
-const KNOWN = new Set(['id', 'human', 'judge', 'baseline_judge', 'judge_swapped', 'baseline_judge_swapped']);
+const KNOWN$1 = new Set(['id', 'human', 'judge', 'baseline_judge', 'judge_swapped', 'baseline_judge_swapped']);
 const RECORD_HINT = 'each record: {"id": "a1", "human": 2, "judge": 2, "task": "qa"} (judge: the baseline judge\'s label; baseline_judge is the same column)';
 /** Columns that hold the candidate judge's labels: the candidate's answers, never part of the exam file. */
 const CANDIDATE_COLUMNS = ['candidate_judge', 'candidate_judge_swapped'];
@@ -20586,7 +20586,7 @@ async function readAnchors(file, name, perSlice) {
         }
         const attrs = new Map();
         for (const [key, value] of record) {
-            if (KNOWN.has(key) || typeof value !== 'string' || value === '')
+            if (KNOWN$1.has(key) || typeof value !== 'string' || value === '')
                 continue;
             checkAttributeLength(key, value, where);
             attrs.set(key, value);
@@ -20678,45 +20678,6 @@ async function readCandidateJudgeLabels(file, name, anchors) {
         };
     });
     return { source: anchors.source, candidateSource: name, sameJudge: false, items, labels };
-}
-
-/** A file read where it was named: shown by its own name. */
-function localFile(path) {
-    return { path, name: path };
-}
-/**
- * Reads a fetched file: `read` gets the path to open and the name to give the result; a refusal it raises names
- * the file by its shown name instead of its temporary path (in the message, the hint and `where.file`).
- */
-async function readFetched(file, read) {
-    if (file.path === file.name)
-        return read(file.path, file.name);
-    try {
-        return await read(file.path, file.name);
-    }
-    catch (error) {
-        throw isInputError(error) ? renamed(error, [file]) : error;
-    }
-}
-/**
- * The same refusal with each copy's path replaced by its name. Plain text replacement is exact here: a copy's
- * path is a fresh temporary folder (mkdtemp's random suffix), so it appears in a message only where a reader
- * named that file.
- */
-function renamed(error, files) {
-    const rename = (text) => {
-        let out = text;
-        for (const { path, name } of files)
-            if (path !== name)
-                out = out.split(path).join(name);
-        return out;
-    };
-    const where = { ...error.where, ...(error.where.file === undefined ? {} : { file: rename(error.where.file) }) };
-    const copy = new InputError(where, rename(error.problem), error.hint === undefined ? undefined : rename(error.hint), {
-        code: error.code
-    });
-    copy.message = rename(error.message);
-    return copy;
 }
 
 /**
@@ -20884,7 +20845,32 @@ function sliceAgreement(anchors, scale, options) {
     }
     if (delta !== null && diffs.length === m)
         interval = jackknifeT(delta, diffs, t);
-    return { slice, items: m, scorings, baseline: side(0), candidate: side(1), drift: { delta, interval } };
+    return {
+        slice,
+        items: m,
+        scorings,
+        baseline: side(0),
+        candidate: side(1),
+        drift: { delta, interval, unitSkew: -skewness(diffs) }
+    };
+}
+/** The sample skewness Σ(x − x̄)³/n / (Σ(x − x̄)²/n)^{3/2} (0 without spread); a pseudo-value's is minus its leave-one-out's. */
+function skewness(xs) {
+    const n = xs.length;
+    if (n < 2)
+        return 0;
+    let mean = 0;
+    for (const x of xs)
+        mean += x;
+    mean /= n;
+    let m2 = 0;
+    let m3 = 0;
+    for (const x of xs) {
+        const d = x - mean;
+        m2 += d * d;
+        m3 += d * d * d;
+    }
+    return m2 > 0 ? m3 / n / Math.pow(m2 / n, 1.5) : 0;
 }
 /**
  * The jackknife-t interval θ̂ ± t·se, se² = (m − 1)/m · Σ (θ₍ₚ₎ − θ̄)² over the m leave-one-out estimates (Efron &
@@ -21235,8 +21221,10 @@ function floorUnits(slices, j, floor) {
 }
 /**
  * Judge drift as non-inferiority of the candidate's judge, on the paired jackknife-t interval of kappa(candidate)
- * - kappa(baseline): pass when its low end is at or above -max_drop, fail when its high end is below it (shown
- * to agree less than allowed), inconclusive when it straddles -max_drop (then on_inconclusive decides).
+ * - kappa(baseline), decided as every route is (src/decide/core.ts): pass when its low end is at or above
+ * -max_drop, fail when its high end is below it, inconclusive when it straddles -max_drop (then on_inconclusive
+ * decides). Kappa is no mean of bounded per-item values, so the reliability rule's size rule applies (Sugden's:
+ * 28 + 25·γ² items for the skew γ of an item's pseudo-value) beside the rules' judge.min_items.
  */
 function driftUnits(slices, j, maxDrop) {
     return slices.map((s) => {
@@ -21246,11 +21234,18 @@ function driftUnits(slices, j, maxDrop) {
             return { ...base, status: 'inconclusive', undecided: 'too_few' };
         if (d === null || d.delta === null || d.interval === null)
             return { ...base, status: 'inconclusive', undecided: 'undefined' };
-        if (d.interval[0] >= -maxDrop)
+        const at = standing({
+            ci: d.interval,
+            threshold: -maxDrop,
+            better: 'higher',
+            strict: false,
+            unreliable: s.items < unitsForSkew(d.unitSkew) ? 'few_units' : null
+        });
+        if (at === 'clears')
             return { ...base, status: 'pass', undecided: null };
-        if (d.interval[1] < -maxDrop)
+        if (at === 'short')
             return { ...base, status: 'fail', undecided: null };
-        return { ...base, status: 'inconclusive', undecided: 'straddles' };
+        return { ...base, status: 'inconclusive', undecided: at === 'unsupported' ? 'too_few' : 'straddles' };
     });
 }
 /** A share held against a limit; no data (no repeats, no swapped scorings) is inconclusive, never a pass. */
@@ -21471,7 +21466,10 @@ const CANDIDATE_JUDGE_LABELS = 'candidate-judge-labels';
 const judgeCapability = {
     name: 'judge',
     about: 'a changed or drifting judge: agreement with human anchors, drift between the sides’ judges, length bias',
+    files: [{ option: CANDIDATE_JUDGE_LABELS, readBy: 'judge.anchors' }],
+    words: { judge: judgeGuardSentence },
     config: (rules) => rules.judge,
+    needsRows: () => 'judge',
     inputs: (j) => [
         ...(j.anchors === undefined
             ? []
@@ -21625,7 +21623,7 @@ function evaluateBudget(rule, rules, reference, unit) {
     const c = reference.stats.compare(rule.metric, filters, looks === undefined ? confidence : lookConfidence(confidence, looks.allowed));
     const sign = metric.better === 'higher' ? 1 : -1;
     const budget = spec.relative ? spec.value * Math.abs(c.baseline) : spec.value;
-    const [lo, hi] = sign > 0 ? c.ci : [-c.ci[1], -c.ci[0]];
+    const [lo, hi] = inBetterDirection(c.ci, metric.better);
     const result = (status, reason) => ({
         reference: reference.label,
         status,
@@ -21641,18 +21639,26 @@ function evaluateBudget(rule, rules, reference, unit) {
         return result('fail', 'non_finite');
     if (c.n < rules.queries.minPerSlice)
         return result('inconclusive', 'too_few_queries');
+    // The drop since the reference read as non_inferior reads the PR against its base, the budget as the margin.
+    const at = standing({
+        ci: c.ci,
+        own: c.ownCi,
+        threshold: -sign * budget,
+        better: metric.better,
+        strict: false,
+        unreliable: c.unreliable
+    });
     // A release may look at its budget `allowed` times: beyond (or uncounted) a pass is not evidence, a shown drop still is.
     if (looks !== undefined && (looks.thisLook === null || looks.thisLook > looks.allowed)) {
-        if (hi < -budget)
+        if (at === 'short')
             return result('fail', 'budget_exceeded');
         return result('inconclusive', looks.thisLook === null ? 'budget_looks_unknown' : 'budget_looks_exceeded');
     }
-    // An interval that cannot support a pass (no width, one cluster, ...: src/stats/interval-choice.ts) cannot show the budget kept.
-    if (lo >= -budget)
-        return c.unreliable === null ? result('pass', 'holds') : result('inconclusive', 'budget_crosses');
-    if (hi < -budget)
+    if (at === 'clears')
+        return result('pass', 'holds');
+    if (at === 'short')
         return result('fail', 'budget_exceeded');
-    return result('inconclusive', 'budget_crosses');
+    return result('inconclusive', at === 'unsupported' ? 'interval_unreliable' : 'budget_crosses');
 }
 const RANK$1 = { pass: 0, inconclusive: 1, fail: 2 };
 /**
@@ -21675,7 +21681,7 @@ function withBudget(unit, budget) {
  * carry the format chosen and why (`format`), for the report. Every reader gives the same {@link SideRows}, so
  * pairing, statistics and reports do not depend on the format.
  */
-async function readRows$1(file, options) {
+async function readRows(file, options) {
     const { entry, choice, probe } = await detectFormat({
         kind: 'rows',
         file,
@@ -21699,7 +21705,7 @@ async function readGatedRows(file, rules, input = {}) {
     const metricFields = new Set(rules.metrics.keys());
     if (length !== undefined)
         metricFields.add(length);
-    return readRows$1(file, { metricFields, format: input.format, idField: input.idField, keepAttributes });
+    return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes });
 }
 
 const short$1 = (sha) => inline(sha.slice(0, 12), 12);
@@ -21943,7 +21949,7 @@ function budgetsJson(result, ref, num) {
  * The grade of every chunk a question names: `graded_relevance` when given, else 1 for a gold chunk and 0
  * for a distractor. Exported for tests and for the docs' worked example.
  */
-function gradesOf(q) {
+function gradesOf$2(q) {
     const grades = new Map();
     for (const c of q.distractors ?? [])
         grades.set(c, 0);
@@ -21988,7 +21994,7 @@ function datasetJudgments(dataset, split) {
         }
         const grades = new Map();
         const desc = [];
-        for (const [c, g] of gradesOf(q)) {
+        for (const [c, g] of gradesOf$2(q)) {
             grades.set(toByteString(c), g);
             if (g >= 0)
                 desc.push(g);
@@ -22018,7 +22024,7 @@ var ajv$1 = {exports: {}};
 
 var core$1 = {};
 
-var validate$1 = {};
+var validate = {};
 
 var boolSchema = {};
 
@@ -24471,10 +24477,10 @@ function requireResolve () {
 var hasRequiredValidate;
 
 function requireValidate () {
-	if (hasRequiredValidate) return validate$1;
+	if (hasRequiredValidate) return validate;
 	hasRequiredValidate = 1;
-	Object.defineProperty(validate$1, "__esModule", { value: true });
-	validate$1.getData = validate$1.KeywordCxt = validate$1.validateFunctionCode = void 0;
+	Object.defineProperty(validate, "__esModule", { value: true });
+	validate.getData = validate.KeywordCxt = validate.validateFunctionCode = void 0;
 	const boolSchema_1 = /*@__PURE__*/ requireBoolSchema();
 	const dataType_1 = /*@__PURE__*/ requireDataType();
 	const applicability_1 = /*@__PURE__*/ requireApplicability();
@@ -24498,7 +24504,7 @@ function requireValidate () {
 	    }
 	    validateFunction(it, () => (0, boolSchema_1.topBoolOrEmptySchema)(it));
 	}
-	validate$1.validateFunctionCode = validateFunctionCode;
+	validate.validateFunctionCode = validateFunctionCode;
 	function validateFunction({ gen, validateName, schema, schemaEnv, opts }, body) {
 	    if (opts.code.es5) {
 	        gen.func(validateName, (0, codegen_1._) `${names_1.default.data}, ${names_1.default.valCxt}`, schemaEnv.$async, () => {
@@ -24930,7 +24936,7 @@ function requireValidate () {
 	        }
 	    }
 	}
-	validate$1.KeywordCxt = KeywordCxt;
+	validate.KeywordCxt = KeywordCxt;
 	function keywordCode(it, keyword, def, ruleType) {
 	    const cxt = new KeywordCxt(it, def, keyword);
 	    if ("code" in def) {
@@ -24989,9 +24995,9 @@ function requireValidate () {
 	        return `Cannot access ${pointerType} ${up} levels up, current level is ${dataLevel}`;
 	    }
 	}
-	validate$1.getData = getData;
+	validate.getData = getData;
 	
-	return validate$1;
+	return validate;
 }
 
 var validation_error = {};
@@ -30613,17 +30619,217 @@ async function loadCheckedDataset(file, corpusFile, previousFile) {
 function datasetRefusal(file, violations) {
     const shown = violations.slice(0, LIST_LIMIT).map((v) => `  ${formatViolation(v)}`);
     const more = violations.length > LIST_LIMIT ? [`  ... and ${violations.length - LIST_LIMIT} more`] : [];
-    return new InputError({ file }, `the evaluation set breaks its contract (${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}):\n${[...shown, ...more].join('\n')}\n`, `run \`retrieval-gate validate --dataset ${file}\` (or \`npx retrieval-gate validate ...\` without installing it) for the full list, fix the file, and rerun`);
+    return new InputError({ file }, `the evaluation set breaks its contract (${violations.length} ${violations.length === 1 ? 'violation' : 'violations'}):\n${[...shown, ...more].join('\n')}\n`, `run \`retrieval-gate validate --dataset ${file}\` (\`node dist/cli.js validate ...\` from a clone) for the full list, fix the file, and rerun`);
 }
 
 /**
- * Reads a judgments file in whatever format it is (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, ranx .lz4:
+ * Reads a judgments file in whatever format it is (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV:
  * src/readers/formats.ts), detected once (src/readers/detect.ts). Read once and shared by the baseline and the
  * candidate run; every format has the TREC reader's semantics (src/readers/trec-qrels.ts).
  */
 async function readQrels(file) {
     const { entry, probe } = await detectFormat({ kind: 'qrels', file });
     return entry.read(probe);
+}
+
+/**
+ * Parsed judgments: the shape every judgments reader (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV, an
+ * evaluation set) produces and the metrics read. It lives in model/ so readers and metrics share it without
+ * importing each other's files.
+ */
+/** Number of judgments with grade >= rel (trec_eval's num_rel at relevance level rel). */
+function countRelevant(query, rel) {
+    const g = query.gradesDesc;
+    let n = 0;
+    while (n < g.length && g[n] >= rel)
+        n++;
+    return n;
+}
+
+/**
+ * The per-query measures, as pure functions of one query's ranked judgments. Each mirrors the trec_eval
+ * 10.0 source of its counterpart line by line (same loops, same order of additions, same divisions), so
+ * values agree to the last printed digit, not just approximately.
+ */
+/** Rank value of a retrieved document that has no judgment (trec_eval RELVALUE_NONPOOL). */
+const NOT_JUDGED = -1;
+/** Rank value of a retrieved document judged with a negative grade (trec_eval RELVALUE_UNJUDGED). */
+const POOLED_UNJUDGED = -2;
+let log2Table = new Float64Array(0);
+/** log2(i + 2) for rank index i, cached (trec_eval divides gains by log2(rank + 1)). */
+function discounts(n) {
+    if (log2Table.length < n) {
+        const size = Math.max(n, log2Table.length * 2, 1024);
+        const table = new Float64Array(size);
+        for (let i = 0; i < size; i++)
+            table[i] = Math.log2(i + 2);
+        log2Table = table;
+    }
+    return log2Table;
+}
+function gainOf(grade, exp) {
+    if (grade <= 0)
+        return 0;
+    return exp ? Math.pow(2, grade) - 1 : grade;
+}
+/** Computes every measure for one query into `out` (one slot per measure, in order). */
+function computeQuery(measures, ranking, judged, out) {
+    for (let m = 0; m < measures.length; m++)
+        out[m] = computeOne(measures[m], ranking, judged);
+}
+function computeOne(measure, ranking, judged) {
+    const { grades: ranked, n, docs } = ranking;
+    const rel = measure.rel;
+    const k = measure.cutoff;
+    switch (measure.kind) {
+        case 'P': {
+            // m_P.c: relevant in the top k over k (missing ranks count as non-relevant)
+            return relevantInTop(ranked, Math.min(n, k), rel) / k;
+        }
+        case 'R': {
+            // m_recall.c: 0 without relevant documents
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            return relevantInTop(ranked, Math.min(n, k), rel) / numRel;
+        }
+        case 'R_cap': {
+            // not in trec_eval: denominator min(|relevant|, k), so a perfect top k scores 1
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            return relevantInTop(ranked, Math.min(n, k), rel) / Math.min(numRel, k);
+        }
+        case 'Success': {
+            // m_success.c
+            return relevantInTop(ranked, Math.min(n, k), rel) > 0 ? 1 : 0;
+        }
+        case 'RR': {
+            // m_recip_rank.c (with a cutoff: 0 when the first relevant document is below k)
+            const limit = k === null ? n : Math.min(n, k);
+            for (let i = 0; i < limit; i++)
+                if (ranked[i] >= rel)
+                    return 1 / (i + 1);
+            return 0;
+        }
+        case 'AP': {
+            // m_map.c / m_map_cut.c: precision at each relevant retrieved document, over ALL relevant documents
+            const numRel = countRelevant(judged, rel);
+            if (numRel === 0)
+                return 0;
+            const limit = k === null ? n : Math.min(n, k);
+            let relSoFar = 0;
+            let sum = 0;
+            for (let i = 0; i < limit; i++) {
+                if (ranked[i] >= rel) {
+                    relSoFar++;
+                    sum += relSoFar / (i + 1);
+                }
+            }
+            return relSoFar ? sum / numRel : 0;
+        }
+        case 'nDCG': {
+            // m_ndcg.c / m_ndcg_cut.c: DCG of the ranking over the DCG of the ideal ranking of ALL judgments
+            const exp = measure.gain === 'exp';
+            const limit = k === null ? n : Math.min(n, k);
+            const ideal = judged.gradesDesc;
+            const idealLimit = k === null ? ideal.length : Math.min(ideal.length, k);
+            const d = discounts(Math.max(limit, idealLimit));
+            let dcg = 0;
+            for (let i = 0; i < limit; i++) {
+                const g = ranked[i];
+                if (g > 0)
+                    dcg += gainOf(g, exp) / d[i];
+            }
+            let idcg = 0;
+            for (let i = 0; i < idealLimit; i++) {
+                const g = ideal[i];
+                if (g <= 0)
+                    break;
+                idcg += gainOf(g, exp) / d[i];
+            }
+            return idcg > 0 ? dcg / idcg : 0;
+        }
+        case 'Rprec': {
+            // m_Rprec.c
+            const numRel = countRelevant(judged, rel);
+            const look = Math.min(n, numRel);
+            if (look === 0)
+                return 0;
+            return relevantInTop(ranked, look, rel) / numRel;
+        }
+        case 'Bpref': {
+            // m_bpref.c: judged non-relevant = grade in [0, rel); unjudged and negative grades are skipped
+            const numRel = countRelevant(judged, rel);
+            const numNonrel = judged.gradesDesc.length - numRel;
+            let nonrelSoFar = 0;
+            let bpref = 0;
+            for (let j = 0; j < n; j++) {
+                const g = ranked[j];
+                if (g < 0)
+                    continue;
+                if (g < rel)
+                    nonrelSoFar++;
+                else if (nonrelSoFar > 0)
+                    bpref += 1 - Math.min(nonrelSoFar, numRel) / Math.min(numNonrel, numRel);
+                else
+                    bpref += 1;
+            }
+            return numRel ? bpref / numRel : bpref;
+        }
+        case 'Judged': {
+            // share of the top k with a judgment line (any grade, negative included); missing ranks count as unjudged
+            const limit = Math.min(n, k);
+            let judgedCount = 0;
+            for (let i = 0; i < limit; i++)
+                if (ranked[i] !== NOT_JUDGED)
+                    judgedCount++;
+            return judgedCount / k;
+        }
+        case 'NumRet':
+            return n;
+        case 'FactRecall':
+            return factRecall(judged, Math.min(n, k), rel, docs);
+        case 'NumRel':
+            return countRelevant(judged, rel);
+    }
+}
+function relevantInTop(ranked, limit, rel) {
+    let count = 0;
+    for (let i = 0; i < limit; i++)
+        if (ranked[i] >= rel)
+            count++;
+    return count;
+}
+/**
+ * Not in trec_eval: the share of the query's key facts with at least one supporting document in the top k.
+ * Without key facts (TREC judgments, or a question that lists none) every document graded >= rel is its own
+ * fact, so FactRecall@k equals R@k. A query with no fact at all scores 0, like R@k.
+ */
+function factRecall(judged, limit, rel, docs) {
+    let facts = judged.facts;
+    if (facts === undefined || facts.length === 0) {
+        const own = [];
+        for (const [doc, g] of judged.grades)
+            if (g >= rel)
+                own.push([doc]);
+        facts = own;
+    }
+    if (facts.length === 0 || docs === undefined || limit === 0)
+        return 0;
+    const top = new Set();
+    for (let i = 0; i < limit; i++)
+        top.add(docs.docnos[docs.order[i]]);
+    let found = 0;
+    for (const fact of facts) {
+        for (const doc of fact) {
+            if (top.has(doc)) {
+                found++;
+                break;
+            }
+        }
+    }
+    return found / facts.length;
 }
 
 /** True when a per-query record marks abstention (`"abstained": true`). */
@@ -30711,6 +30917,274 @@ async function readCandidates(file) {
         out.set(id, docs);
     });
     return out;
+}
+
+/** Known top-level keys and the JSON type each must have (others are allowed and compared as written). */
+const KNOWN = {
+    corpus: 'object',
+    chunker: 'object',
+    embedding: 'object',
+    judge: 'object',
+    metric_code_version: 'string'
+};
+/**
+ * Parses a manifest's text. Refuses non-JSON, a key repeated in any object (with its line), a non-object, a known key of the wrong type and keys with a
+ * dot (they would make dotted paths ambiguous), naming the file and the key.
+ */
+function parseManifest(text, source) {
+    // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
+    const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)');
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        throw new InputError({ file: source }, 'is not a JSON object', 'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version');
+    }
+    const obj = data;
+    for (const [key, type] of Object.entries(KNOWN)) {
+        if (!Object.prototype.hasOwnProperty.call(obj, key))
+            continue;
+        const v = obj[key];
+        const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+        if (actual !== type)
+            throw new InputError({ file: source, key }, `"${key}" must be ${type === 'object' ? 'an object' : 'a string'}, not ${actual}`, 'see the manifest shape in docs/trust.md');
+    }
+    const leaves = new Map();
+    flatten(obj, '', leaves, source);
+    return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) };
+}
+function flatten(value, prefix, out, source) {
+    for (const key of Object.keys(value)) {
+        if (key.includes('.') || key === '') {
+            throw new InputError({ file: source, key: prefix + key }, `key ${quote(key)} is empty or contains a dot, so it cannot be named by a dotted path`, 'rename it (e.g. chunk_size)');
+        }
+        const v = value[key];
+        const path = prefix + key;
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+            const inner = v;
+            if (Object.keys(inner).length === 0)
+                out.set(path, '{}');
+            else
+                flatten(inner, `${path}.`, out, source);
+        }
+        else
+            out.set(path, canonicalJson(v));
+    }
+}
+/** JSON text with object keys sorted, so equal values compare equal whatever the key order. */
+function canonicalJson(v) {
+    if (Array.isArray(v))
+        return `[${v.map(canonicalJson).join(',')}]`;
+    if (v !== null && typeof v === 'object') {
+        const o = v;
+        return `{${Object.keys(o)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+            .join(',')}}`;
+    }
+    return JSON.stringify(v) ?? 'null';
+}
+/** True when `path` is `rule` or lies under it (`chunker.params.size` under `chunker`). */
+function underPath(path, rule) {
+    return path === rule || path.startsWith(`${rule}.`);
+}
+
+const shareCap = (what) => ({
+    type: 'object',
+    additionalProperties: false,
+    minProperties: 1,
+    properties: {
+        share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
+        increase: {
+            type: 'number',
+            minimum: 0,
+            maximum: 1,
+            description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).`
+        },
+        outcome: {
+            enum: ['fail', 'inconclusive'],
+            description: 'What a breach makes of the comparison: fail (default), or inconclusive (then on_inconclusive decides).'
+        }
+    }
+});
+const TRUST_RULES_PROPERTIES = {
+    dataset: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['file'],
+        description: 'An evaluation set (JSON Lines, rules/dataset.schema.json) whose gold chunks and graded relevance are the judgments; validated before anything is scored.',
+        properties: {
+            file: { type: 'string', minLength: 1, description: 'The evaluation set, relative to the working directory.' },
+            corpus: {
+                type: 'string',
+                minLength: 1,
+                description: 'Frozen corpus listing (one chunk id per line, or JSON Lines with chunk_id): every referenced chunk must exist.'
+            },
+            split: {
+                enum: ['dev', 'holdout', 'all'],
+                description: 'The split the gate grades on: holdout (default), dev or all.'
+            },
+            manifest: {
+                type: 'string',
+                minLength: 1,
+                description: "The dataset's snapshot manifest, compared with the runs' for the fields it has."
+            },
+            holdout_looks: {
+                type: 'object',
+                additionalProperties: false,
+                minProperties: 1,
+                description: "Counts every gate run that grades the holdout in a ledger a pull request cannot reset (commit statuses on the release's commit, docs/github.md) and caps the looks: beyond a cap, or when the looks cannot be counted, the checks on holdout queries are inconclusive.",
+                properties: {
+                    max_per_pr: {
+                        type: 'integer',
+                        minimum: 1,
+                        description: "Most gate runs per pull request that may grade the holdout, counted per head branch on the release's commit (a force-push, a rebase or the branch reopened as a new PR keeps its count); beyond it the checks on holdout queries are inconclusive, with the count. A ledger that cannot be read makes them inconclusive (holdout_looks_unknown)."
+                    },
+                    max_per_release: {
+                        type: 'integer',
+                        minimum: 1,
+                        description: 'Most gate runs, over every pull request since `release`, that may grade the holdout: the count no new branch restarts.'
+                    },
+                    release: {
+                        type: 'string',
+                        minLength: 1,
+                        maxLength: 255,
+                        description: "The tag (refs/tags/NAME, or a bare name that is a tag and not a branch) or full commit sha of the last release: every look is kept on its commit, which does not move (a PR's commits move with a force-push, its base commit with every merge). Required; the report counts the looks since the release even without max_per_release."
+                    }
+                }
+            }
+        }
+    },
+    comparability: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['must_match'],
+        description: 'Snapshot fields (dotted paths into the manifests) that must be equal between baseline and candidate (and dataset). A difference fails the gate as "not comparable".',
+        properties: {
+            must_match: {
+                type: 'array',
+                minItems: 1,
+                uniqueItems: true,
+                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+                description: 'Dotted manifest fields that must be equal between the sides (and the dataset), e.g. [corpus.content_hash, chunker, judge.model]; a difference fails the gate as "not comparable".'
+            },
+            may_differ: {
+                type: 'array',
+                uniqueItems: true,
+                items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+                description: 'Fields expected to differ (default [embedding]); any other difference is a comparability warning (the result is not publishable).'
+            }
+        }
+    },
+    pooling: {
+        type: 'object',
+        additionalProperties: false,
+        description: "Pooling bias: unjudged documents in each side's top k, the to-judge list, judged-only (condensed) metrics.",
+        properties: {
+            depth: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 1000,
+                description: "k of the pool (each side's top k). Default 10."
+            },
+            max_unjudged: {
+                ...shareCap('unjudged share of its top k'),
+                description: "Caps the candidate's mean share of unjudged documents in its top k."
+            }
+        }
+    },
+    max_zero_hit_share: {
+        ...shareCap('share of queries with no relevant document in the top k'),
+        description: "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
+        properties: {
+            ...shareCap('').properties,
+            share: {
+                type: 'number',
+                minimum: 0,
+                maximum: 1,
+                description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.'
+            },
+            increase: {
+                type: 'number',
+                minimum: 0,
+                maximum: 1,
+                description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice."
+            },
+            depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
+        }
+    },
+    two_stage: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Two-stage diagnostics for runs whose per-query records carry "candidates" (the first-stage pool).',
+        properties: {
+            k: {
+                type: 'integer',
+                minimum: 1,
+                maximum: 1000,
+                description: "Cutoff of the ranker's nDCG and the pool's ceiling. Default 10."
+            },
+            gain: {
+                enum: ['linear', 'exp'],
+                description: 'nDCG gain: linear (grade, trec_eval; default) or exp (2^grade - 1).'
+            }
+        }
+    }
+};
+/** Default depth of the pool (top k of each side) when the rules do not name one. */
+const DEFAULT_POOL_DEPTH = 10;
+/**
+ * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
+ * without a dataset, and a cap that names neither a share nor an increase.
+ */
+function trustRules(raw, fail) {
+    if (raw.judgments !== undefined && raw.judgments.qrels === undefined && raw.dataset === undefined) {
+        fail(['judgments'], 'judgments has no qrels file and the rules name no dataset, so there is nothing to score the runs against', 'add judgments.qrels, or a dataset: { file: ... } whose gold chunks are the judgments');
+    }
+    if (raw.judgments?.qrels !== undefined && raw.dataset !== undefined) {
+        fail(['judgments', 'qrels'], 'both judgments.qrels and dataset give judgments, and the gate would have to choose', "keep one: the dataset's gold chunks and graded relevance are its judgments");
+    }
+    if (raw.dataset?.holdout_looks !== undefined && raw.dataset.split === 'dev') {
+        fail(['dataset', 'holdout_looks'], 'caps looks at the holdout, but split: dev never grades the holdout, so the cap could never apply', 'remove holdout_looks, or grade split: holdout (or all)');
+    }
+    const looks = raw.dataset?.holdout_looks;
+    // The looks are kept on the release's commit, the one that does not move for what they count (the PR's commits
+    // move with a force-push, its base commit with every merge): no cap without it, and never a branch.
+    if (looks !== undefined && looks.release === undefined) {
+        fail(['dataset', 'holdout_looks'], 'caps the looks at the holdout, but names no release: the looks are kept on its commit, the one commit that does not move for what they count, so without it they could not be counted', 'add release: the tag of the last release (release: refs/tags/v1.4, or a full commit sha), e.g. holdout_looks: { max_per_pr: 5, max_per_release: 20, release: v1.4 }');
+    }
+    if (looks?.release?.startsWith('refs/heads/') === true) {
+        fail(['dataset', 'holdout_looks', 'release'], 'is a branch, whose commit moves with every push, so the looks kept on it would restart', 'name the release by its tag (refs/tags/v1.4) or a full commit sha');
+    }
+    const cap = (c, path) => {
+        if (c.share === undefined && c.increase === undefined)
+            fail(path, 'names neither share nor increase, so it could never be broken', 'e.g. { share: 0.2 } or { increase: 0.05 }');
+        return { share: c.share, increase: c.increase, outcome: c.outcome ?? 'fail' };
+    };
+    const dataset = raw.dataset && {
+        file: raw.dataset.file,
+        corpus: raw.dataset.corpus,
+        split: raw.dataset.split ?? 'holdout',
+        manifest: raw.dataset.manifest,
+        holdoutMaxPerPr: raw.dataset.holdout_looks?.max_per_pr,
+        holdoutMaxPerRelease: raw.dataset.holdout_looks?.max_per_release,
+        holdoutRelease: raw.dataset.holdout_looks?.release
+    };
+    const comparability = raw.comparability && {
+        mustMatch: raw.comparability.must_match,
+        mayDiffer: raw.comparability.may_differ ?? ['embedding']
+    };
+    const pooling = raw.pooling && {
+        depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
+        maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
+    };
+    const z = raw.max_zero_hit_share;
+    const maxZeroHitShare = z && {
+        ...cap(z, ['max_zero_hit_share']),
+        depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH
+    };
+    const twoStage = raw.two_stage && {
+        k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH,
+        gain: raw.two_stage.gain ?? 'linear'
+    };
+    return { dataset, comparability, pooling, maxZeroHitShare, twoStage };
 }
 
 /**
@@ -30845,6 +31319,8 @@ function notComparable(reference, label, what) {
 
 const ROWS = 'reference rows';
 const MANIFEST = 'reference manifest';
+/** The command line cannot fetch a file at a ref or an artifact: --reference gives the rows. */
+const OVERRIDE = { option: 'reference', what: 'the reference' };
 /**
  * The regression budget (rules `reference` and a check's `budget`): the drop since the last release, not only
  * since the base, so twenty PRs that each stay within their margin cannot add up to a release that fell by
@@ -30858,9 +31334,21 @@ const referenceCapability = {
     name: 'reference',
     about: 'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
     config: (rules) => rules.reference,
+    needsRows: () => 'reference',
+    files: [{ option: 'reference-manifest', readBy: 'reference' }],
     inputs: (r) => [
         r.artifact === undefined
-            ? { role: 'exam', kind: 'file', name: ROWS, path: r.path, ref: r.ref, dated: true, key: 'reference.path' }
+            ? {
+                role: 'exam',
+                kind: 'file',
+                name: ROWS,
+                path: r.path,
+                ref: r.ref,
+                dated: true,
+                ...fixedFor(r),
+                override: OVERRIDE,
+                key: 'reference.path'
+            }
             : {
                 role: 'exam',
                 kind: 'artifact',
@@ -30868,7 +31356,9 @@ const referenceCapability = {
                 artifact: r.artifact.name,
                 workflow: r.artifact.workflow,
                 file: r.artifact.file,
-                branch: r.artifact.ref,
+                ref: r.artifact.ref,
+                ...fixedFor(r),
+                override: OVERRIDE,
                 key: 'reference.artifact'
             },
         {
@@ -30881,7 +31371,15 @@ const referenceCapability = {
         },
         ...(r.looks === undefined
             ? []
-            : [{ role: 'exam', kind: 'record', name: 'budget-looks', key: 'reference.looks' }])
+            : [
+                {
+                    role: 'exam',
+                    kind: 'record',
+                    name: 'budget-looks',
+                    key: 'reference.looks',
+                    outside: { thisLook: 1, unknown: null }
+                }
+            ])
     ],
     async read(_r, inputs, { rules, rowsInput }) {
         const rowsFile = inputs.file(ROWS);
@@ -30923,7 +31421,7 @@ const referenceCapability = {
             summary,
             parts: {
                 markdown: { afterFindings: ({ result }) => budgetSection(result, summary) },
-                text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain$2) },
+                text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain$1) },
                 json: ({ result, num }) => ['budgets', budgetsJson(result, summary, num)],
                 unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num)
             }
@@ -30934,6 +31432,10 @@ const referenceCapability = {
         return withBudget(unit, evaluateBudget(check.rule, rules, reference, { filters: unit.slice, confidence: unit.comparison.confidence }));
     }
 };
+/** Looks are counted on the reference's commit: with reference.looks, that commit must be one that does not move. */
+function fixedFor(r) {
+    return r.looks === undefined ? {} : { fixed: 'reference.looks' };
+}
 function notRead(rules, r) {
     return new InputError({ file: rules.source.file, key: 'reference' }, `the rules spend budgets against the reference ${quote(r.label)}, but its rows were not read`, r.path !== undefined && r.ref === undefined
         ? `pass --reference ${r.path}`
@@ -31003,55 +31505,6 @@ function foldedSummary(check) {
     const worst = nearest(check.units);
     const near = `nearest its limit: ${sliceLabel(worst.comparison.slice)}, ${worse(worst)} worse (limit ${limit(worst)})`;
     return htmlText(`Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`, 300);
-}
-
-/**
- * A trust guard's reason in plain words (RAW: each renderer escapes it for where it goes). The guards return
- * codes and numbers (src/trust/trust.ts); the sentence is written here once, so the Markdown, terminal and
- * JSON reports give the same words and the analysis holds none.
- */
-function guardSentence(reason) {
-    switch (reason.code) {
-        case 'comparable':
-            return `${reason.mustMatch.join(', ')} match`;
-        case 'not_comparable':
-            return `not comparable: ${reason.mismatches.map(describeDifference).join('; ')}`;
-        case 'unjudged_within':
-            return `${unjudgedNumbers(reason)}; within ${limits(reason.cap)}`;
-        case 'unjudged_above':
-            return `${unjudgedNumbers(reason)}, above ${breachWords(reason.breach)}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`;
-        case 'zero_hits_within':
-            return `no slice has more queries without a relevant document in the top ${reason.depth} than ${limits(reason.cap)} (all queries: candidate ${pct$2(reason.candidate)}, baseline ${pct$2(reason.baseline)})`;
-        case 'zero_hits_above':
-            return `queries with no relevant document in the top ${reason.depth}: ${reason.breaches.map((b) => `${label$1(b.slice)}: ${pct$2(b.candidate)} of ${b.n} queries (baseline ${pct$2(b.baseline)}) above ${breachWords(b.breach)}`).join('; ')}`;
-        case 'judge':
-            return judgeGuardSentence(reason);
-    }
-}
-/** A share as a percentage with one decimal (the trust checks' one format). */
-function pct$2(x) {
-    return percent(x, 1);
-}
-function unjudgedNumbers(r) {
-    return `the candidate's top ${r.depth} is ${pct$2(r.candidate)} unjudged on average, the baseline's ${pct$2(r.baseline)}`;
-}
-/** The limit a value breaks: "the limit of 20.0%", "the baseline's 5.0% + 10.0% allowed". */
-function breachWords(b) {
-    return b.kind === 'share'
-        ? `the limit of ${pct$2(b.share)}`
-        : `the baseline's ${pct$2(b.baseline)} + ${pct$2(b.increase)} allowed`;
-}
-/** The cap as written: "20.0%", "the baseline + 10.0%", or both joined by "and". */
-function limits(cap) {
-    const parts = [];
-    if (cap.share !== undefined)
-        parts.push(`${pct$2(cap.share)}`);
-    if (cap.increase !== undefined)
-        parts.push(`the baseline + ${pct$2(cap.increase)}`);
-    return parts.join(' and ');
-}
-function label$1(slice) {
-    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
 }
 
 /** The option of the gate command that writes each file (the action always writes both). */
@@ -31130,7 +31583,7 @@ function reportHead(result, files) {
     const { decidedBy, guards } = result.decision;
     // The deciding rule's own sentence: a guard's reason in words, or the deciding check's finding.
     const shown = decidedBy?.kind === 'check' ? summary.decidedBy : null;
-    const sentence = decidedBy?.kind === 'trust' ? guardSentence(decidedBy.reason) : (shown?.sentence ?? null);
+    const sentence = decidedBy?.kind === 'trust' ? decidedBy.guard.words : (shown?.sentence ?? null);
     const deciding = decidedBy?.kind === 'trust' ? decidedBy.guard : null;
     const others = guards.filter((g) => g !== deciding && g.status !== 'pass');
     return {
@@ -31141,7 +31594,7 @@ function reportHead(result, files) {
         trust: others.map((g) => ({
             rule: g.rule,
             status: g.status,
-            reason: guardSentence(g.reason)
+            reason: g.words
         })),
         publishable: trust ? publishableWords(trust) : null,
         toJudge: toJudgeSentence(trust, files),
@@ -31175,6 +31628,146 @@ function toJudgeSentence(trust, files) {
     return where.file !== undefined
         ? `${what} are listed for judging in ${where.file}.`
         : `${what} are not written to a file; to list them for judging, ${where.how}.`;
+}
+
+/**
+ * Compares snapshot manifests. `sides` are baseline and candidate (required) and optionally the dataset's
+ * manifest, which only speaks for the fields it has. A must_match path fails when baseline or candidate
+ * lacks it (it cannot be confirmed: never a silent pass) or when any two sides that have it disagree; a
+ * path may name a whole subtree (`chunker` covers `chunker.params.size`). Pure: same manifests, same result.
+ */
+function compareManifests(sides, mustMatch, mayDiffer) {
+    const paths = new Set();
+    for (const [, m] of sides)
+        for (const p of m.leaves.keys())
+            paths.add(p);
+    const sorted = [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const mismatches = [];
+    const warnings = [];
+    const allowed = [];
+    const required = (name) => name === 'baseline' || name === 'candidate';
+    const valuesAt = (path) => sides.map(([name, m]) => [name, m.leaves.get(path) ?? null]);
+    for (const rule of mustMatch) {
+        const covered = sorted.filter((p) => underPath(p, rule));
+        if (covered.length === 0) {
+            mismatches.push({ path: rule, values: sides.map(([name]) => [name, null]) });
+            continue;
+        }
+        for (const path of covered) {
+            const values = valuesAt(path);
+            const present = values.filter(([name, v]) => v !== null || required(name));
+            const differs = present.some(([, v]) => v === null) || new Set(present.map(([, v]) => v)).size > 1;
+            if (differs)
+                mismatches.push({ path, values });
+        }
+    }
+    for (const path of sorted) {
+        if (mustMatch.some((r) => underPath(path, r)))
+            continue;
+        const values = valuesAt(path);
+        const present = values.filter(([name, v]) => v !== null || required(name));
+        if (new Set(present.map(([, v]) => v)).size <= 1)
+            continue;
+        if (mayDiffer.some((r) => underPath(path, r)))
+            allowed.push({ path, values });
+        else
+            warnings.push({ path, values });
+    }
+    return {
+        sides: sides.map(([name, m]) => [name, m.source]),
+        mustMatch: [...mustMatch],
+        mismatches,
+        warnings,
+        allowed,
+        comparable: mismatches.length === 0
+    };
+}
+/** `corpus.content_hash: baseline "sha256:aa", candidate "sha256:bb"` (absent sides say so). */
+function describeDifference(d) {
+    return `${d.path}: ${d.values.map(([name, v]) => `${name} ${v === null ? '(absent)' : v}`).join(', ')}`;
+}
+/** How many differences a sentence names: a candidate's manifest may hold any number of fields. */
+const NAMED_DIFFERENCES = 5;
+/** The first differences, `; `-separated, and how many more there are: a sentence whose length the answer cannot grow. */
+function describeDifferences(list) {
+    const named = list.slice(0, NAMED_DIFFERENCES).map(describeDifference).join('; ');
+    const left = list.length - NAMED_DIFFERENCES;
+    return left > 0 ? `${named}; and ${left} more ${left === 1 ? 'field' : 'fields'}` : named;
+}
+
+/**
+ * Whole-class failures. A mean can hold steady while one kind of question stops working altogether (the
+ * candidate finds nothing for every "billing" question and a little more for the rest). Per slice this
+ * reports the share of queries with zero hits (no relevant document in the top k) and the distribution of
+ * each gated metric (quantiles, not only the mean).
+ */
+/** The quantile levels reported (type 7, as numpy.percentile). */
+const QUANTILES = [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1];
+/** True when the query has no document graded >= 1 in its top `depth` (or is absent from the run). */
+function zeroHit(ev, id, depth) {
+    const q = ev.queries.get(id);
+    if (q === undefined)
+        return true;
+    const limit = Math.min(depth, q.top.length);
+    for (let i = 0; i < limit; i++)
+        if (q.topGrades[i] >= 1)
+            return false;
+    return true;
+}
+/**
+ * Zero-hit shares and metric distributions, overall and for every value of every `slices` attribute; the shares
+ * need both runs' evidence (null with per-query rows: then only the distributions).
+ */
+function analyseZeroHits(table, evidence, options) {
+    const { slices, metrics, depth } = options;
+    const groups = [
+        { slice: [], members: table.ids.map((_, i) => i) }
+    ];
+    for (const attr of slices) {
+        const column = table.attrs.get(attr);
+        if (column === undefined)
+            continue;
+        const byValue = new Map();
+        column.forEach((v, i) => {
+            const list = byValue.get(v) ?? [];
+            list.push(i);
+            byValue.set(v, list);
+        });
+        for (const value of [...byValue.keys()].sort())
+            groups.push({ slice: [[attr, value]], members: byValue.get(value) });
+    }
+    const share = (ev, members) => {
+        let zero = 0;
+        for (const i of members)
+            if (zeroHit(ev, table.ids[i], depth))
+                zero++;
+        return members.length > 0 ? zero / members.length : 0;
+    };
+    return {
+        depth,
+        fromRuns: evidence !== null,
+        slices: groups.map(({ slice, members }) => ({
+            slice,
+            n: members.length,
+            baseline: evidence ? share(evidence.baseline, members) : null,
+            candidate: evidence ? share(evidence.candidate, members) : null,
+            distributions: metrics
+                .filter((m) => table.metrics.has(m))
+                .map((metric) => {
+                const col = table.metrics.get(metric);
+                return { metric, baseline: quantilesOf(col.base, members), candidate: quantilesOf(col.cand, members) };
+            })
+        }))
+    };
+}
+function quantilesOf(values, members) {
+    // A plain loop: Float64Array.from with a mapping function is about twice as slow on every slice.
+    const picked = new Float64Array(members.length);
+    for (let k = 0; k < members.length; k++)
+        picked[k] = values[members[k]];
+    // Seven quantiles by selection, the values a sort would give (a sort of 10^6 values per metric and side was 0.7 s).
+    const ranked = selectableResamples(picked);
+    return QUANTILES.map((p) => quantileOfRanks(ranked.size, ranked.at, p));
 }
 
 /**
@@ -31222,12 +31815,24 @@ function hiddenRowsLine(hidden) {
 }
 
 /**
+ * A list an answer input can grow is never written whole: the ids a candidate invents, the manifest fields it adds.
+ * 60,000 invented ids grew a 100 KB JSON report to 1 MB; a report lists the first {@link MAX_LISTED} of such a list
+ * (already in a stable order) and gives the count, so its size follows the exam and the rules, not the answer.
+ */
+/** How many items of an answer-grown list a report writes out. */
+const MAX_LISTED = 20;
+/** The first items of `list`, at most {@link MAX_LISTED}. */
+function firstListed(list) {
+    return list.slice(0, MAX_LISTED);
+}
+
+/**
  * A change of a ranking measure computed from runs (always in [0, 1]) in a table cell: points, as every change of
  * a share in the report (src/report/words.ts inPoints).
  */
 const pointsCell = (x) => `${signed(x * 100, 2)} pts`;
 /** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
-const pct$1 = (x) => percent(x, 1);
+const pct$2 = (x) => percent(x, 1);
 /**
  * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
  * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
@@ -31235,7 +31840,14 @@ const pct$1 = (x) => percent(x, 1);
  */
 const table$2 = (rows) => markdownTable(rows, { alignDelimiters: false });
 const STATUS$1 = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' };
-/** Entries for GateResult.comparability: every manifest field compared, then the unjudged shares. */
+/** The row that counts the fields a list left out (a manifest may hold any number of them). */
+function more(total, what) {
+    const left = total - MAX_LISTED;
+    return left > 0
+        ? [{ aspect: `${left} more ${left === 1 ? 'field' : 'fields'}`, status: 'differs', detail: `${what}: not listed` }]
+        : [];
+}
+/** Entries for GateResult.comparability: every manifest field compared (at most {@link MAX_LISTED} of each kind), then the unjudged shares. */
 function comparabilityEntries(trust) {
     const out = [];
     const c = trust.comparability;
@@ -31245,23 +31857,26 @@ function comparabilityEntries(trust) {
             if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
                 out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' });
         }
-        for (const m of c.mismatches)
+        for (const m of firstListed(c.mismatches))
             out.push({
                 aspect: m.path,
                 status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs',
                 detail: `must match (not comparable): ${describeDifference(m)}`
             });
-        for (const w of c.warnings)
+        out.push(...more(c.mismatches.length, 'must match (not comparable)'));
+        for (const w of firstListed(c.warnings))
             out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` });
-        for (const a of c.allowed)
+        out.push(...more(c.warnings.length, 'comparability warning'));
+        for (const a of firstListed(c.allowed))
             out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` });
+        out.push(...more(c.allowed.length, 'allowed to differ'));
     }
     const p = trust.pooling;
     if (p !== null) {
         out.push({
             aspect: `Judged share of top ${p.depth}`,
             status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
-            detail: `baseline ${pct$1(p.baseline.meanJudged)} judged, candidate ${pct$1(p.candidate.meanJudged)} judged (mean over queries)`
+            detail: `baseline ${pct$2(p.baseline.meanJudged)} judged, candidate ${pct$2(p.candidate.meanJudged)} judged (mean over queries)`
         });
     }
     return out;
@@ -31281,7 +31896,7 @@ function trustBody(trust) {
     if (trust.guards.length > 0) {
         out.push(table$2([
             ['Trust rule', 'Status', 'Reason'],
-            ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(guardSentence(g.reason), 600)])
+            ...trust.guards.map((g) => [inline(g.rule), STATUS$1[g.status], inline(g.words, 600)])
         ]), '');
     }
     const d = trust.dataset;
@@ -31304,16 +31919,16 @@ function trustBody(trust) {
             ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
             [
                 'baseline',
-                pct$1(p.baseline.meanJudged),
-                pct$1(p.baseline.meanUnjudged),
+                pct$2(p.baseline.meanJudged),
+                pct$2(p.baseline.meanUnjudged),
                 String(p.baseline.queries),
                 String(p.baseline.emptyRankings),
                 `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`
             ],
             [
                 'candidate',
-                pct$1(p.candidate.meanJudged),
-                pct$1(p.candidate.meanUnjudged),
+                pct$2(p.candidate.meanJudged),
+                pct$2(p.candidate.meanUnjudged),
                 String(p.candidate.queries),
                 String(p.candidate.emptyRankings),
                 `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`
@@ -31370,8 +31985,8 @@ function trustBody(trust) {
         const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices');
         for (const s of bounded.shown) {
             const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ');
-            const zb = s.baseline === null ? 'n/a' : pct$1(s.baseline);
-            const zc = s.candidate === null ? 'n/a' : pct$1(s.candidate);
+            const zb = s.baseline === null ? 'n/a' : pct$2(s.baseline);
+            const zc = s.candidate === null ? 'n/a' : pct$2(s.candidate);
             if (s.distributions.length === 0)
                 rows.push([inline(label), String(s.n), zb, zc, '', '', '']);
             for (const d of s.distributions)
@@ -31459,7 +32074,7 @@ function trustJson(trust, decision, withheld = null) {
             rule: g.rule,
             status: g.status,
             counts_as: g.counts,
-            reason: guardSentence(g.reason)
+            reason: g.words
         })),
         decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
         comparability: c === null
@@ -31468,9 +32083,13 @@ function trustJson(trust, decision, withheld = null) {
                 sides: Object.fromEntries(c.sides),
                 must_match: c.mustMatch,
                 comparable: c.comparable,
-                mismatches: c.mismatches.map(diff),
-                warnings: c.warnings.map(diff),
-                allowed: c.allowed.map(diff)
+                // a candidate's manifest may hold any number of fields: the first differences and their count
+                mismatches: firstListed(c.mismatches).map(diff),
+                mismatches_count: c.mismatches.length,
+                warnings: firstListed(c.warnings).map(diff),
+                warnings_count: c.warnings.length,
+                allowed: firstListed(c.allowed).map(diff),
+                allowed_count: c.allowed.length
             },
         pooling: p === null
             ? null
@@ -31684,21 +32303,19 @@ const SECTION_TITLES = {
 const LIST_IDS = 10;
 const metricOf$2 = (result, name) => result.rules.metrics.get(name);
 function digits(metric, c) {
-    return digitsFor(metric.range, Math.abs(c.baseline));
+    return levelDigits(metric, Math.abs(c.baseline));
 }
 /** A level of `metric` in a cell (a mean, an at_least value): as the files hold it, with the comparison's digits. */
 const levelCell = (x, metric, c) => fixed(x, digits(metric, c));
 /**
  * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
- * at_most unit the candidate's mean and its t interval (levels), which is what the check judged.
+ * at_most unit the candidate's mean and its interval (levels), which is what the check judged.
  */
 function changeCells(unit, metric, mixed) {
     const c = unit.comparison;
     if (unit.level !== undefined) {
         const l = unit.level;
-        const ci = l.ci === null
-            ? '—'
-            : intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed);
+        const ci = intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed);
         return [`mean ${levelCell(l.mean, metric, c)}`, ci];
     }
     return [
@@ -31896,9 +32513,9 @@ function regressedTable$1(result, limit) {
     const primary = metricOf$2(result, result.primaryMetric);
     const shown = result.regressions.slice(0, limit);
     const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0;
-    const d = digitsFor(primary.range, typical);
+    const d = levelDigits(primary, typical);
     const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : [];
-    // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
+    // The query's text beside its id, when the rules name a queries file (src/capabilities/queries/capability.ts).
     const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text);
     const withText = texts.some((t) => t !== undefined);
     const rows = [
@@ -32367,7 +32984,7 @@ function twoWayResidual(rows) {
 const NO_SPREAD = 1e-12;
 /**
  * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
- * and queries: the t interval over seeds and queries (src/stats/seed-interval.ts) under statistics.interval auto,
+ * and queries: the t interval over seeds and queries (src/capabilities/seeds/interval.ts) under statistics.interval auto,
  * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
  * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
  * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
@@ -32377,7 +32994,7 @@ const NO_SPREAD = 1e-12;
  * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
  */
 function withSeeds(engine, table, rules, seeds) {
-    const twoLevel = isTwoLevel(seeds);
+    const twoLevel = seedsDeclared(rules.statistics);
     const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length };
     const all = engine.members([]);
     const metrics = [...rules.metrics.keys()].map((metric) => {
@@ -32412,6 +33029,7 @@ function withSeeds(engine, table, rules, seeds) {
     const stats = {
         members: (filters) => engine.members(filters),
         differences: (metric) => engine.differences(metric),
+        level: (metric, filters, confidence) => engine.level(metric, filters, confidence),
         seeds: count,
         compare(metric, filters, confidence = rules.statistics.confidence) {
             const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
@@ -32434,14 +33052,15 @@ function withSeeds(engine, table, rules, seeds) {
             }
             const notes = [...c.notes];
             notes.push(`two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`);
-            const ci = percentileInterval(dist, confidence);
-            const unreliable = seedUnreliable(c, ci);
+            // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included).
+            const drawn = percentileInterval(dist, confidence);
+            const ci = hull(drawn, c.ci);
             const out = {
                 ...c,
                 ci,
+                ownCi: hull(drawn, c.ownCi),
                 interval: 'percentile',
                 intervalNote: null,
-                unreliable,
                 pValue: null,
                 test: null,
                 gained: null,
@@ -32455,7 +33074,7 @@ function withSeeds(engine, table, rules, seeds) {
     return { stats, summary };
 }
 /**
- * A comparison whose interval is the t interval over seeds and queries (src/stats/seed-interval.ts), the default
+ * A comparison whose interval is the t interval over seeds and queries (src/capabilities/seeds/interval.ts), the default
  * (statistics.interval auto). Its notes say whose training variance was measured and whose was assumed.
  */
 function seedTComparison(c, columns, confidence, count) {
@@ -32471,13 +33090,16 @@ function seedTComparison(c, columns, confidence, count) {
         notes.push(`t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`);
     }
     notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed');
-    const unreliable = seedUnreliable(c, t.ci);
+    // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included):
+    // seeds can only add the training noise, never take away what the queries showed.
+    const ci = hull(t.ci, c.ci);
     return {
         ...c,
-        ci: t.ci,
+        ci,
+        ownCi: hull(t.ci, c.ownCi),
         interval: 'seeds-t',
+        widened: ci[0] !== t.ci[0] || ci[1] !== t.ci[1] ? 'student' : null,
         intervalNote: null,
-        unreliable,
         se: t.se,
         df: t.df,
         pValue: null,
@@ -32487,25 +33109,15 @@ function seedTComparison(c, columns, confidence, count) {
         notes
     };
 }
-/**
- * Why a seed interval cannot support a pass: too few queries or a one-unit set (as for the queries alone), or no
- * width. The averaged rows' own "no spread" does not carry over: seeds that differ give the interval its width.
- */
-function seedUnreliable(c, ci) {
-    if (c.unreliable === 'few_queries' || c.unreliable === 'single_unit_stratum')
-        return c.unreliable;
-    return Number.isFinite(ci[0]) && !(ci[1] > ci[0]) ? 'no_spread' : null;
-}
 const dfWords = (df) => `Satterthwaite's ${df >= 100 ? Math.round(df) : Math.round(df * 10) / 10} degrees of freedom`;
-const isTwoLevel = (seeds) => seeds.baseline.length > 1 || seeds.candidate.length > 1;
 /**
  * The rules the seed-averaged rows are gated under. With several seeds on a side it first refuses what the
  * intervals over seeds do not model (clusters, target weights, McNemar checks), then declares every metric
  * not binary: averaged over seeds a hit is a share of seeds (each seed's own 0/1 values were checked when
  * averaged, src/align/seeds.ts). With one file per side the rules are returned as they are.
  */
-function seedRules(rules, seeds) {
-    if (!isTwoLevel(seeds))
+function seedRules(rules) {
+    if (!seedsDeclared(rules.statistics))
         return rules;
     refuseUnmodelled(rules);
     return { ...rules, metrics: new Map([...rules.metrics].map(([name, m]) => [name, { ...m, binary: false }])) };
@@ -32562,13 +33174,32 @@ function refuseUnmodelled(rules) {
 }
 
 /**
- * Refuses a seed counted twice on one side: two files with the same per-query values for every query and metric
- * (the same file given twice, a copy, or the same rows re-serialised) are one training run, and counting them twice
- * would shrink the spread between seeds to zero and meet `min_seeds` with one seed. Byte-identical files are
- * already refused when fetched (src/capabilities/inputs.ts); this is the same rule on the values, which survives
- * reordering, reformatting and renaming.
+ * How many seed files a side may give, and when two are one seed. The design is the rules' (statistics.seeds): an
+ * answer that brings more or fewer files than declared is refused, so the number of files can never choose the
+ * interval (issue 32: a second, nearly identical file used to switch a check to the t over seeds and pass it).
  */
-function refuseRepeatedSeeds(seeds) {
+function refuseUndeclaredSeeds(statistics, seeds, rulesFile) {
+    const declared = statistics.seeds;
+    for (const side of ['baseline', 'candidate']) {
+        const given = seeds[side].length;
+        const expected = declared?.[side] ?? 1;
+        if (given === expected)
+            continue;
+        throw new InputError({ file: rulesFile, key: 'statistics.seeds' }, declared === undefined
+            ? `${given} ${side} files were given, but the rules declare no seed replicates (one file per side)`
+            : `the rules declare ${expected} ${side} ${expected === 1 ? 'seed' : 'seeds'} (statistics.seeds) and ${given} ${side} ${given === 1 ? 'file was' : 'files were'} given`, declared === undefined
+            ? `give one rows file per side, or declare the seeds before the results: statistics: { seeds: { baseline: ${seeds.baseline.length}, candidate: ${seeds.candidate.length} } }`
+            : `give exactly ${expected} ${side} ${expected === 1 ? 'file' : 'files'}, one per independently trained seed`);
+    }
+}
+/**
+ * Refuses a seed counted twice on one side: two files whose values agree for every query and metric to within
+ * {@link SPREAD_TOLERANCE} of the metric's scale (its range, or the largest value seen) are one training run. The
+ * same file given twice, a copy, the same rows re-serialised or nudged by rounding noise would shrink the spread
+ * between seeds to nothing and meet `min_seeds` with one seed. Byte-identical files are already refused when
+ * fetched (src/capabilities/inputs.ts); this is the same rule on the values.
+ */
+function refuseRepeatedSeeds(seeds, ranges = new Map()) {
     for (const [side, files] of [
         ['baseline', seeds.baseline],
         ['candidate', seeds.candidate]
@@ -32576,42 +33207,16 @@ function refuseRepeatedSeeds(seeds) {
         if (files.length < 2)
             continue;
         const order = files[0].ids;
-        const seen = new Map();
-        for (const file of files) {
-            const print = fingerprint(file, order);
-            const twin = seen.get(print);
-            if (twin !== undefined && sameValues(twin, file, order)) {
-                throw new InputError({ file: file.source }, `this ${side} seed has the same value as ${twin.source} for every query and metric: it is the same seed given twice`, `give each independently trained seed once (a seed is identified by its values, not its file name); the rules count seeds with statistics.min_seeds`);
+        for (let j = 1; j < files.length; j++) {
+            for (let i = 0; i < j; i++) {
+                if (!sameSeed(files[i], files[j], { order, ranges }))
+                    continue;
+                throw new InputError({ file: files[j].source }, `this ${side} seed agrees with ${files[i].source} for every query and metric (to ${SPREAD_TOLERANCE} of the metric's scale): it is the same seed given twice`, `give each independently trained seed once (a seed is identified by its values, not its file name); the rules declare seeds with statistics.seeds`);
             }
-            seen.set(print, file);
         }
     }
 }
-/** A 52-bit FNV-style hash of the metric names and every value, in the first file's query order (equal rows, equal print). */
-function fingerprint(file, order) {
-    const names = [...file.values.keys()].sort();
-    let h = 0xcbf29ce4;
-    let l = 0x84222325;
-    const bits = new Float64Array(1);
-    const words = new Uint32Array(bits.buffer);
-    const mix = (w) => {
-        l = Math.imul(l ^ w, 0x01000193) >>> 0;
-        h = Math.imul(h ^ l, 0x01000193) >>> 0;
-    };
-    for (const name of names) {
-        for (let c = 0; c < name.length; c++)
-            mix(name.charCodeAt(c));
-        const column = file.values.get(name);
-        for (const id of order) {
-            const row = file.index.get(id);
-            bits[0] = row === undefined ? Number.NaN : column[row];
-            mix(words[0]);
-            mix(words[1]);
-        }
-    }
-    return `${names.length}:${h.toString(16)}:${l.toString(16)}`;
-}
-function sameValues(a, b, order) {
+function sameSeed(a, b, by) {
     const names = [...a.values.keys()].sort();
     const other = [...b.values.keys()].sort();
     if (names.join('\u0000') !== other.join('\u0000'))
@@ -32619,20 +33224,29 @@ function sameValues(a, b, order) {
     for (const name of names) {
         const x = a.values.get(name);
         const y = b.values.get(name);
-        for (const id of order) {
+        let scale = by.ranges.get(name) ?? 0;
+        if (!by.ranges.has(name))
+            for (const id of by.order)
+                scale = Math.max(scale, Math.abs(x[a.index.get(id) ?? 0]));
+        const tolerance = SPREAD_TOLERANCE * scale;
+        for (const id of by.order) {
             const i = a.index.get(id);
             const j = b.index.get(id);
             if (i === undefined || j === undefined)
                 return false;
-            if (!Object.is(x[i], y[j]))
+            const u = x[i];
+            const v = y[j];
+            if (Object.is(u, v))
+                continue;
+            if (!(Math.abs(u - v) <= tolerance))
                 return false;
         }
     }
     return true;
 }
 
-/** Several seed files on a side (or rules that count seeds): the two-level design is in force. */
-const counted = (rules, seeds) => seeds.baseline.length > 1 || seeds.candidate.length > 1 || rules.minSeeds !== undefined;
+/** Seed replicates declared (or rules that count seeds): the two-level design is in force. */
+const counted = (rules) => seedsDeclared(rules) || rules.minSeeds !== undefined;
 /**
  * Seed replicates (several files per side, `statistics.min_seeds`): one lucky training run is not a gain. The
  * intervals resample seeds, then queries; a gain within the spread between seeds is said so.
@@ -32640,21 +33254,30 @@ const counted = (rules, seeds) => seeds.baseline.length > 1 || seeds.candidate.l
  * Baseline / answer: one per-query rows file per independently trained seed (the core's baseline and candidate
  * inputs, given several times). A seed is identified by its content: the same file given twice, a byte-identical
  * copy under another name, or a file with the same values for every query and metric is one seed, not two, and is
- * refused. How many seeds count is the rules' (`statistics.min_seeds`), never the number of files an answer brings.
+ * refused. How many seeds each side gives is the rules' (`statistics.seeds`), never the number of files an answer brings.
  */
 const seedsCapability = {
     name: 'seeds',
     about: 'one lucky seed: intervals over independently trained seeds, each seed counted once by its content',
     config: (rules) => rules.statistics,
+    needsRows: (s) => (s.minSeeds === undefined ? undefined : 'statistics.min_seeds'),
     inputs: () => [],
-    read(_s, _inputs, { core }) {
-        refuseRepeatedSeeds(core.seeds);
-        return Promise.resolve(core.seeds);
+    read: (_s, _inputs, { core }) => Promise.resolve(core.seeds),
+    prepare(rules, core) {
+        // How many seeds each side gives is the rules' declaration; a seed given twice (within rounding) is one seed.
+        refuseUndeclaredSeeds(rules.statistics, core.seeds, rules.source.file);
+        const ranges = new Map();
+        for (const m of rules.metrics.values()) {
+            const b = metricBounds(m);
+            if (b !== undefined)
+                ranges.set(m.name, b[1] - b[0]);
+        }
+        refuseRepeatedSeeds(core.seeds, ranges);
+        return seedRules(rules);
     },
-    prepare: (rules, core) => seedRules(rules, core.seeds),
-    stats: (engine, { rules, table, core, config }) => counted(config, core.seeds) ? withSeeds(engine, table, rules, core.seeds).stats : engine,
+    stats: (engine, { rules, table, core, config }) => counted(config) ? withSeeds(engine, table, rules, core.seeds).stats : engine,
     assess({ rules, table, stats, core, config }) {
-        if (!counted(config, core.seeds))
+        if (!counted(config))
             return { guards: [], summary: null, parts: {} };
         const summary = withSeeds(stats, table, rules, core.seeds).summary;
         return {
@@ -32675,44 +33298,55 @@ const seedsCapability = {
                         ]
                     }
                     : {}),
-                text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain$2(t, 600)}`) },
+                text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain$1(t, 600)}`) },
                 json: () => ['seeds', seedsJson(summary)]
             }
         };
     }
 };
 
+/** Most field names kept for "did you mean" (a queries file has a few; a hostile one is not listed whole). */
+const MAX_FIELD_NAMES = 200;
 /** Longest query text kept: a question, a prompt; reports show it cut shorter still. */
 const MAX_QUERY_TEXT_CHARS = 4000;
-const HINT$1 = 'one record per query: {"query_id": "q1", "text": "how do I reset my password", "segment": "new"} (JSON Lines), or a CSV with a header';
+const HINT = 'one record per query: {"query_id": "q1", "text": "how do I reset my password", "segment": "new"} (JSON Lines), or a CSV with a header';
 const ID_KEYS = ['query_id', 'qid', 'id'];
 const TEXT_KEYS = ['text', 'query', 'question', 'title'];
+/** Keep every attribute of the file whose value is a string, a number or a boolean (init proposes slices from them). */
+const EVERY_ATTRIBUTE = 'every attribute';
 /**
  * Reads a queries file: JSON Lines, or CSV with a header when its name ends in `.csv`. Keeps the text and the
- * attributes in `keep` (the ones the rules use). Refuses, with the line: a record without an id, a repeated
+ * attributes in `keep` (the ones the rules use; or {@link EVERY_ATTRIBUTE}, but the id and the text). Refuses, with the line: a record without an id, a repeated
  * id, an id or attribute over the field caps, a non-string attribute the rules use, and an empty file.
  */
 async function readQueriesFile(path, name, keep) {
     const byId = new Map();
     const attributes = [];
+    const fields = new Set();
     const onRecord = (record, line) => {
         const where = { file: name, line };
         const idKey = ID_KEYS.find((k) => record.has(k));
         const rawId = idKey === undefined ? undefined : record.get(idKey);
         if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
-            throw new InputError({ ...where, key: 'query_id' }, 'the record has no query_id (a string)', HINT$1);
+            throw new InputError({ ...where, key: 'query_id' }, 'the record has no query_id (a string)', HINT);
         const id = String(rawId);
         if (id === '')
-            throw new InputError({ ...where, key: 'query_id' }, 'the query_id is empty', HINT$1);
+            throw new InputError({ ...where, key: 'query_id' }, 'the query_id is empty', HINT);
         checkQueryIdLength(id, where);
         const known = byId.get(id);
         if (known !== undefined)
             throw new InputError({ ...where, queryId: id }, `query ${quote(id)} is listed twice (first at line ${known.line})`, 'list every query once: its text and attributes are the exam');
         const textKey = TEXT_KEYS.find((k) => record.has(k));
+        for (const key of record.keys())
+            if (fields.size < MAX_FIELD_NAMES && key !== idKey && key !== textKey)
+                fields.add(key);
         const rawText = textKey === undefined ? undefined : record.get(textKey);
         const text = typeof rawText === 'string' && rawText !== '' ? rawText.slice(0, MAX_QUERY_TEXT_CHARS) : null;
         const attrs = new Map();
-        for (const key of keep) {
+        const keys = keep === EVERY_ATTRIBUTE
+            ? [...record.keys()].filter((k) => k !== idKey && k !== textKey && isAttribute(record.get(k)))
+            : keep;
+        for (const key of keys) {
             if (!record.has(key))
                 continue;
             const value = record.get(key);
@@ -32729,10 +33363,14 @@ async function readQueriesFile(path, name, keep) {
         }
         byId.set(id, { line, text, attrs });
     };
-    await forEachRecord(path, name, onRecord, HINT$1);
+    await forEachRecord(path, name, onRecord, HINT);
     if (byId.size === 0)
-        throw new InputError({ file: name }, 'the queries file lists no query', HINT$1);
-    return { source: name, byId, attributes };
+        throw new InputError({ file: name }, 'the queries file lists no query', HINT);
+    return { source: name, byId, attributes, fields: [...fields] };
+}
+/** A value that can be an attribute (a nested object or list is left out when every attribute is kept). */
+function isAttribute(value) {
+    return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 const FILE = 'queries file';
@@ -32751,6 +33389,7 @@ const queriesCapability = {
     name: 'queries',
     about: 'runs without attributes: the exam’s queries file gives each query its slices and text',
     config: (rules) => ({ file: rules.queries.file }),
+    needsRows: (q) => (q.file === undefined ? undefined : 'queries.file'),
     inputs: (q) => q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }],
     async read(_q, inputs, { rules }) {
         const file = inputs.file(FILE);
@@ -32759,22 +33398,28 @@ const queriesCapability = {
         const keep = new Set(neededAttributes(rules).keys());
         return readFetched(file, (path, name) => readQueriesFile(path, name, keep));
     },
-    sides: (core, file) => file === null || file === undefined ? core : { ...core, baseline: withExamAttributes(core.baseline, file) },
+    sides: (core, file, rules) => {
+        if (file === null || file === undefined)
+            return core;
+        const baseline = withExamAttributes(core.baseline, file);
+        refuseMissingAttributes(rules, { baseline, candidate: core.candidate }, file);
+        return { ...core, baseline };
+    },
     assess({ evidence: file, table, core }) {
         const text = file === null || file === undefined ? null : file;
         const runs = core.trust.runs;
         const details = (i) => {
             const id = table.ids[i];
             const t = text?.byId.get(id)?.text ?? undefined;
-            const top = runs === null
-                ? undefined
-                : {
-                    baseline: topOf(runs.baseline.queries.get(id)?.top),
-                    candidate: topOf(runs.candidate.queries.get(id)?.top)
-                };
-            if (t === undefined && top === undefined)
-                return undefined;
-            return { ...(t === undefined ? {} : { text: t }), ...(top === undefined ? {} : { top }) };
+            if (runs === null)
+                return t === undefined ? undefined : { text: t };
+            const base = runs.baseline.queries.get(id);
+            const cand = runs.candidate.queries.get(id);
+            return {
+                ...(t === undefined ? {} : { text: t }),
+                top: { baseline: topOf(base), candidate: topOf(cand) },
+                grades: { baseline: gradesOf$1(base), candidate: gradesOf$1(cand) }
+            };
         };
         return {
             guards: [],
@@ -32790,7 +33435,31 @@ const queriesCapability = {
         };
     }
 };
-const topOf = (top) => (top ?? []).slice(0, TOP_SHOWN).map(fromByteString);
+const topOf = (q) => (q?.top ?? []).slice(0, TOP_SHOWN).map(fromByteString);
+/**
+ * The judgments' grades of {@link topOf}'s documents: a document without a judgment line, or judged with a negative
+ * grade (trec_eval's unjudged pool value), has none (null).
+ */
+const gradesOf$1 = (q) => Array.from((q?.topGrades ?? new Int32Array(0)).subarray(0, Math.min(TOP_SHOWN, q?.top.length ?? 0)), (g) => g < 0 ? null : g);
+/**
+ * An attribute the rules name that neither the queries file nor the rows have: refused here, naming the rules key
+ * and the queries file, with a "did you mean" from every field of the file (not only those the rules use) and the
+ * list of what the file has. The pairing's own refusal (align/attribute-hint.ts) would blame the run and say to
+ * name a queries file the rules already name. A metric used as a group, and a label only the candidate gives, are
+ * left to it: its words for those hold.
+ */
+function refuseMissingAttributes(rules, sides, file) {
+    const { baseline, candidate } = sides;
+    const has = (s, name) => s.attributeFields.has(name) || s.numericFields.has(name);
+    for (const [name, key] of neededAttributes(rules)) {
+        if (rules.metrics.has(name) || has(baseline, name) || has(candidate, name))
+            continue;
+        const inFile = file.fields.filter((f) => !rules.metrics.has(f));
+        const near = nearName(name, [...new Set([...inFile, ...baseline.attributeFields])]);
+        const listed = inFile.length === 0 ? 'none' : [...inFile].sort().join(', ');
+        throw new InputError({ file: rules.source.file, key }, `no query of the queries file ${file.source} has the attribute "${name}"${near === undefined ? '' : ` (did you mean "${near}"?)`}`, `the queries file's fields: ${listed}; fix the name in the rules, or add the attribute to the queries file (it is part of the exam)`);
+    }
+}
 /**
  * The baseline's rows with the queries file's attributes: every row must have an entry (the file lists the exam),
  * and a row's own value for an attribute the file gives must be the file's.
@@ -32819,6 +33488,438 @@ function withExamAttributes(side, file) {
     return { ...side, attrs, attributeFields };
 }
 
+const usable = (grade) => grade >= 0;
+/** Judged share of one query's top `depth`, or null when nothing was retrieved. */
+function judgedShare(ev, id, depth) {
+    const q = ev.queries.get(id);
+    if (q === undefined)
+        return { share: null, retrieved: 0, unjudged: 0 };
+    const limit = Math.min(depth, q.top.length);
+    let unjudged = 0;
+    for (let i = 0; i < limit; i++)
+        if (!usable(q.topGrades[i]))
+            unjudged++;
+    return { share: limit === 0 ? null : (limit - unjudged) / limit, retrieved: limit, unjudged };
+}
+/** Pooling analysis over the paired queries (table order: fixed summation order), on each side's top `depth`. */
+function analysePooling(table, runs, depth) {
+    const { baseline: base, candidate: cand, measures } = runs;
+    const perQuery = [];
+    const sums = { b: 0, c: 0 };
+    const sides = { b: emptySide(), c: emptySide() };
+    const toJudge = [];
+    let poolDocs = 0;
+    let poolUnjudged = 0;
+    for (const id of table.ids) {
+        const b = judgedShare(base, id, depth);
+        const c = judgedShare(cand, id, depth);
+        perQuery.push({ id, baseline: b.share, candidate: c.share });
+        for (const [key, r] of [
+            ['b', b],
+            ['c', c]
+        ]) {
+            const s = sides[key];
+            s.retrievedDocs += r.retrieved;
+            s.unjudgedDocs += r.unjudged;
+            if (r.share === null)
+                s.emptyRankings++;
+            else {
+                s.queries++;
+                sums[key] += r.share;
+            }
+        }
+        const docs = new Map();
+        for (const [key, ev] of [
+            ['b', base],
+            ['c', cand]
+        ]) {
+            const q = ev.queries.get(id);
+            if (q === undefined)
+                continue;
+            const limit = Math.min(depth, q.top.length);
+            for (let i = 0; i < limit; i++) {
+                const d = docs.get(q.top[i]) ?? { b: null, c: null, grade: q.topGrades[i] };
+                d[key] = i + 1;
+                docs.set(q.top[i], d);
+            }
+        }
+        poolDocs += docs.size;
+        const missing = [...docs].filter(([, d]) => !usable(d.grade));
+        if (missing.length > 0) {
+            poolUnjudged += missing.length;
+            missing.sort((x, y) => bestRank(x[1]) - bestRank(y[1]) || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+            toJudge.push({
+                queryId: id,
+                documents: missing.map(([doc, d]) => ({
+                    docId: fromByteString(doc),
+                    baselineRank: d.b,
+                    candidateRank: d.c,
+                    pooledUnjudged: d.grade !== NOT_JUDGED
+                }))
+            });
+        }
+    }
+    const finish = (s, sum) => {
+        s.meanJudged = s.queries > 0 ? sum / s.queries : 0;
+        s.meanUnjudged = s.queries > 0 ? 1 - s.meanJudged : 0;
+        return s;
+    };
+    return {
+        depth,
+        baseline: finish(sides.b, sums.b),
+        candidate: finish(sides.c, sums.c),
+        perQuery,
+        pool: { documents: poolDocs, unjudged: poolUnjudged, queriesWithUnjudged: toJudge.length },
+        toJudge,
+        condensed: condensedComparisons(table, base, cand, measures)
+    };
+}
+function emptySide() {
+    return { meanJudged: 0, meanUnjudged: 0, queries: 0, emptyRankings: 0, retrievedDocs: 0, unjudgedDocs: 0 };
+}
+function bestRank(d) {
+    return Math.min(d.b ?? Infinity, d.c ?? Infinity);
+}
+function condensedComparisons(table, base, cand, measures) {
+    const out = [];
+    measures.forEach((m, index) => {
+        const column = table.metrics.get(m.name);
+        if (column === undefined || m.kind === 'Judged' || m.kind === 'NumRet' || m.kind === 'NumRel')
+            return;
+        const n = table.ids.length;
+        let fb = 0;
+        let fc = 0;
+        let cb = 0;
+        let cc = 0;
+        for (let i = 0; i < n; i++) {
+            const id = table.ids[i];
+            fb += column.base[i];
+            fc += column.cand[i];
+            // a judged query absent from the run has no evidence: its value (no documents) is the same condensed
+            cb += base.queries.get(id)?.condensed[index] ?? column.base[i];
+            cc += cand.queries.get(id)?.condensed[index] ?? column.cand[i];
+        }
+        const mean = (x) => (n > 0 ? x / n : 0);
+        const full = { baseline: mean(fb), candidate: mean(fc), delta: mean(fc) - mean(fb) };
+        const condensed = { baseline: mean(cb), candidate: mean(cc), delta: mean(cc) - mean(cb) };
+        out.push({ metric: m.name, n, full, condensed, directionDiffers: full.delta * condensed.delta < 0 });
+    });
+    return out;
+}
+
+function gain(grade, g) {
+    if (grade <= 0)
+        return 0;
+    return g === 'exp' ? Math.pow(2, grade) - 1 : grade;
+}
+/** DCG of grades in the given order, cut at k (discount log2(rank + 1), as trec_eval). */
+function dcg(grades, k, g) {
+    let sum = 0;
+    const limit = Math.min(k, grades.length);
+    for (let i = 0; i < limit; i++)
+        if (grades[i] > 0)
+            sum += gain(grades[i], g) / Math.log2(i + 2);
+    return sum;
+}
+/** Grades (>= 0) of a list of documents (byte strings); unjudged ones count 0. */
+function gradesOf(judged, docs) {
+    return docs.map((d) => Math.max(0, judged.grades.get(d) ?? 0));
+}
+/** nDCG@k of a ranking, with the ideal from all of the query's judgments. */
+function ndcgAt(judged, ranking, k, g) {
+    const ideal = dcg(judged.gradesDesc, k, g);
+    return ideal > 0 ? dcg(gradesOf(judged, ranking), k, g) / ideal : 0;
+}
+/** The best nDCG@k any ordering of `pool` can reach (ideal from all judgments). */
+function poolCeiling(judged, pool, k, g) {
+    const ideal = dcg(judged.gradesDesc, k, g);
+    const best = gradesOf(judged, pool).sort((a, b) => b - a);
+    return ideal > 0 ? dcg(best, k, g) / ideal : 0;
+}
+/** Share of the query's relevant documents (grade >= 1) that are in the pool: Recall@N of the pool. */
+function poolCoverage(judged, pool) {
+    const inPool = new Set(pool);
+    let relevant = 0;
+    let found = 0;
+    for (const [doc, grade] of judged.grades) {
+        if (grade < 1)
+            continue;
+        relevant++;
+        if (inPool.has(doc))
+            found++;
+    }
+    return relevant > 0 ? found / relevant : 0;
+}
+/** Two-stage diagnostics of one side over the given queries (fixed order), or null when it has no candidates. */
+function analyseTwoStage(ids, ev, judgments, at) {
+    const { k, gain: g } = at;
+    if (ev.candidates === null)
+        return null;
+    let queries = 0;
+    let without = 0;
+    let size = 0;
+    let coverage = 0;
+    let ranker = 0;
+    let ceiling = 0;
+    let outside = 0;
+    for (const id of ids) {
+        const judged = judgments.get(id);
+        const pool = ev.candidates.get(id);
+        if (judged === undefined)
+            continue;
+        if (pool === undefined) {
+            without++;
+            continue;
+        }
+        const ranking = ev.queries.get(id)?.top.slice(0, k) ?? [];
+        queries++;
+        size += pool.length;
+        coverage += poolCoverage(judged, pool);
+        ranker += ndcgAt(judged, ranking, k, g);
+        ceiling += poolCeiling(judged, pool, k, g);
+        const inPool = new Set(pool);
+        if (ranking.some((d) => !inPool.has(d)))
+            outside++;
+    }
+    const mean = (x) => (queries > 0 ? x / queries : 0);
+    return {
+        queries,
+        withoutCandidates: without,
+        meanPoolSize: mean(size),
+        coverage: mean(coverage),
+        ranker: mean(ranker),
+        ceiling: mean(ceiling),
+        rankedOutsidePool: outside
+    };
+}
+
+const EPS = 1e-12;
+/** Comparability of the snapshot manifests (rules `comparability`); null when a manifest of either side is absent. */
+function assessComparability(rules, manifests) {
+    const { baseline: mb, candidate: mc, dataset: md } = manifests;
+    if (rules.comparability !== undefined && (mb === null || mc === null)) {
+        throw new InputError({ file: rules.source.file, key: 'comparability' }, `the rules demand that ${rules.comparability.mustMatch.join(', ')} match, but the ${mb === null ? 'baseline' : 'candidate'} manifest was not given`, 'pass --baseline-manifest and --candidate-manifest (action inputs baseline-manifest, candidate-manifest)');
+    }
+    if (mb === null || mc === null)
+        return { guards: [], comparability: null };
+    const sides = [
+        ['baseline', mb],
+        ['candidate', mc]
+    ];
+    if (md !== null)
+        sides.push(['dataset', md]);
+    const comparability = compareManifests(sides, rules.comparability?.mustMatch ?? [], rules.comparability?.mayDiffer ?? ['embedding']);
+    if (rules.comparability === undefined)
+        return { guards: [], comparability };
+    const guard = {
+        rule: 'comparability',
+        status: comparability.comparable ? 'pass' : 'fail',
+        reason: comparability.comparable
+            ? { code: 'comparable', mustMatch: rules.comparability.mustMatch }
+            : { code: 'not_comparable', mismatches: comparability.mismatches }
+    };
+    return { guards: [guard], comparability };
+}
+/** The rules' pooling depth (the top k the pool, Judged@k and the to-judge list look at). */
+function poolDepth(rules) {
+    return rules.pooling?.depth ?? DEFAULT_POOL_DEPTH;
+}
+/** Pooling bias (rules `pooling`): null with per-query rows; throws when the rules cap it but the sides are rows. */
+function assessPooling(rules, table, runs) {
+    if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
+        throw new InputError({ file: rules.source.file, key: 'pooling.max_unjudged' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
+    }
+    const depth = poolDepth(rules);
+    const pooling = runs === null ? null : analysePooling(table, runs, depth);
+    const cap = rules.pooling?.maxUnjudged;
+    if (pooling === null || cap === undefined)
+        return { guards: [], pooling };
+    const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged);
+    const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged };
+    const guard = {
+        rule: 'pooling.max_unjudged',
+        status: breach === null ? 'pass' : cap.outcome,
+        reason: breach === null ? { code: 'unjudged_within', ...shares, cap } : { code: 'unjudged_above', ...shares, breach }
+    };
+    return { guards: [guard], pooling };
+}
+/** Whole-class failures (rules `max_zero_hit_share`; the table is drawn for every report). */
+function assessZeroHits(rules, table, runs) {
+    if (runs === null && rules.maxZeroHitShare !== undefined) {
+        throw new InputError({ file: rules.source.file, key: 'max_zero_hit_share' }, 'needs runs scored against judgments, but the sides are per-query rows', 'add judgments (or a dataset) to the rules and pass runs');
+    }
+    const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules);
+    const gated = [...new Set(rules.checks.map((c) => c.metric))];
+    const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, {
+        slices: rules.slices,
+        metrics: gated,
+        depth: zDepth
+    });
+    const z = rules.maxZeroHitShare;
+    if (z === undefined)
+        return { guards: [], zeroHits };
+    const breaches = [];
+    for (const s of zeroHits.slices) {
+        if (s.baseline === null || s.candidate === null)
+            continue;
+        const b = capBreach(z, s.baseline, s.candidate);
+        if (b !== null)
+            breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b });
+    }
+    const guard = {
+        rule: 'max_zero_hit_share',
+        status: breaches.length === 0 ? 'pass' : z.outcome,
+        reason: breaches.length === 0
+            ? {
+                code: 'zero_hits_within',
+                depth: zDepth,
+                cap: z,
+                baseline: zeroHits.slices[0].baseline ?? 0,
+                candidate: zeroHits.slices[0].candidate ?? 0
+            }
+            : { code: 'zero_hits_above', depth: zDepth, breaches }
+    };
+    return { guards: [guard], zeroHits };
+}
+/** Two-stage diagnostics, when either run carries first-stage candidates (never a guard). */
+function assessTwoStage(rules, table, runs) {
+    if (runs === null || (runs.baseline.candidates === null && runs.candidate.candidates === null))
+        return null;
+    const k = rules.twoStage?.k ?? DEFAULT_POOL_DEPTH;
+    const gain = rules.twoStage?.gain ?? 'linear';
+    return {
+        k,
+        gain,
+        baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, { k, gain }),
+        candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, { k, gain })
+    };
+}
+/** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */
+function capBreach(cap, baseline, candidate) {
+    if (cap.share !== undefined && candidate > cap.share + EPS)
+        return { kind: 'share', share: cap.share };
+    if (cap.increase !== undefined && candidate - baseline > cap.increase + EPS)
+        return { kind: 'increase', baseline, increase: cap.increase };
+    return null;
+}
+function summariseDataset(d, runs) {
+    const side = (ev) => {
+        const s = { abstained: 0, empty: 0, answered: 0, absent: 0 };
+        for (const id of d.unanswerable) {
+            const q = ev.unjudged.get(id);
+            if (q === undefined)
+                s.absent++;
+            else if (q.abstained)
+                s.abstained++;
+            else if (q.numRet === 0)
+                s.empty++;
+            else
+                s.answered++;
+        }
+        return s;
+    };
+    return {
+        file: d.qrels.source,
+        split: d.split,
+        gated: d.gated.length,
+        disputed: d.disputed,
+        unanswerable: {
+            ids: d.unanswerable,
+            baseline: runs && side(runs.baseline),
+            candidate: runs && side(runs.candidate)
+        },
+        otherSplit: d.otherSplit
+    };
+}
+/**
+ * Publishable = a number someone outside the team may quote. Not when the pooled top k holds documents
+ * without a grade (the score depends on what nobody looked at), when disputed questions were left out (the
+ * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
+ * when one of these could not be checked.
+ */
+/** The trust section when no capability filled a part (per-query rows, none of the trust family in the registry). */
+const NO_TRUST_PARTS = {
+    comparability: null,
+    pooling: null,
+    zeroHits: { depth: 0, fromRuns: false, slices: [] },
+    twoStage: null,
+    dataset: null
+};
+/**
+ * The trust section the reports show: every guard, the parts the capabilities filled (a later one's part wins),
+ * and whether the result is publishable. src/gate.ts hands every capability's part here without naming one.
+ */
+function trustSection(guards, filled) {
+    const parts = { ...NO_TRUST_PARTS };
+    for (const part of filled)
+        Object.assign(parts, part);
+    return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) };
+}
+function judgePublishable(pooling, dataset, comparability) {
+    const reasons = [];
+    const unchecked = [];
+    if (pooling === null)
+        unchecked.push('judgment completeness (the sides are per-query rows, not runs)');
+    else if (pooling.pool.unjudged > 0) {
+        reasons.push(`${pooling.pool.unjudged} of the ${pooling.pool.documents} pooled top-${pooling.depth} documents (both systems) have no graded judgment, in ${pooling.pool.queriesWithUnjudged} queries`);
+    }
+    if (dataset !== null && dataset.disputed.length > 0) {
+        reasons.push(`${dataset.disputed.length} disputed ${dataset.disputed.length === 1 ? 'question was' : 'questions were'} excluded from the gated metrics`);
+    }
+    if (comparability === null)
+        unchecked.push('snapshot comparability (no manifests given)');
+    else {
+        if (!comparability.comparable)
+            reasons.push(`not comparable: ${describeDifferences(comparability.mismatches)}`);
+        if (comparability.warnings.length > 0)
+            reasons.push(`comparability ${comparability.warnings.length === 1 ? 'warning' : 'warnings'}: ${describeDifferences(comparability.warnings)}`);
+    }
+    // A result is publishable only when every condition was checked and held: what could not be checked
+    // (per-query rows have no judgments; no manifests were given) is not evidence of completeness.
+    return { value: reasons.length === 0 && unchecked.length === 0, reasons, unchecked };
+}
+
+/** Snapshot comparability's words. */
+const COMPARABILITY_WORDS = {
+    comparable: (r) => `${r.mustMatch.join(', ')} match`,
+    not_comparable: (r) => `not comparable: ${describeDifferences(r.mismatches)}`
+};
+/** Pooling bias's words. */
+const POOLING_WORDS = {
+    unjudged_within: (r) => `${unjudgedNumbers(r)}; within ${limits(r.cap)}`,
+    unjudged_above: (r) => `${unjudgedNumbers(r)}, above ${breachWords(r.breach)}: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun`
+};
+/** Whole-class failures' words. */
+const ZERO_HITS_WORDS = {
+    zero_hits_within: (r) => `no slice has more queries without a relevant document in the top ${r.depth} than ${limits(r.cap)} (all queries: candidate ${pct$1(r.candidate)}, baseline ${pct$1(r.baseline)})`,
+    zero_hits_above: (r) => `queries with no relevant document in the top ${r.depth}: ${r.breaches.map((b) => `${label$1(b.slice)}: ${pct$1(b.candidate)} of ${b.n} queries (baseline ${pct$1(b.baseline)}) above ${breachWords(b.breach)}`).join('; ')}`
+};
+/** A share as a percentage with one decimal (the trust checks' one format). */
+function pct$1(x) {
+    return percent(x, 1);
+}
+function unjudgedNumbers(r) {
+    return `the candidate's top ${r.depth} is ${pct$1(r.candidate)} unjudged on average, the baseline's ${pct$1(r.baseline)}`;
+}
+/** The limit a value breaks: "the limit of 20.0%", "the baseline's 5.0% + 10.0% allowed". */
+function breachWords(b) {
+    return b.kind === 'share'
+        ? `the limit of ${pct$1(b.share)}`
+        : `the baseline's ${pct$1(b.baseline)} + ${pct$1(b.increase)} allowed`;
+}
+/** The cap as written: "20.0%", "the baseline + 10.0%", or both joined by "and". */
+function limits(cap) {
+    const parts = [];
+    if (cap.share !== undefined)
+        parts.push(`${pct$1(cap.share)}`);
+    if (cap.increase !== undefined)
+        parts.push(`the baseline + ${pct$1(cap.increase)}`);
+    return parts.join(' and ');
+}
+function label$1(slice) {
+    return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ');
+}
+
 /**
  * The trust checks that read what the core read (src/load.ts): the snapshot manifests, the runs scored against
  * the judgments, the evaluation set. Their inputs are the core's (exam: judgments, evaluation set, corpus
@@ -32830,7 +33931,9 @@ function withExamAttributes(side, file) {
 const comparabilityCapability = {
     name: 'comparability',
     about: 'the two sides were built on the same snapshot (corpus, chunker, judge, metric code): the same exam',
+    words: COMPARABILITY_WORDS,
     config: () => true,
+    needsRows: (_c, rules) => (rules.comparability === undefined ? undefined : 'comparability'),
     inputs: () => [],
     read: () => Promise.resolve(null),
     assess: ({ rules, core }) => {
@@ -32842,7 +33945,9 @@ const comparabilityCapability = {
 const poolingCapability = {
     name: 'pooling',
     about: "the candidate's top k is judged as completely as the baseline's (judgments pooled from the old system only)",
+    words: POOLING_WORDS,
     config: () => true,
+    needsRows: (_c, rules) => (rules.pooling === undefined ? undefined : 'pooling'),
     inputs: () => [],
     read: () => Promise.resolve(null),
     assess: ({ rules, table, core }) => {
@@ -32854,7 +33959,9 @@ const poolingCapability = {
 const zeroHitsCapability = {
     name: 'zero-hits',
     about: 'a slice that an average hides: queries with no relevant document in the top k, per slice',
+    words: ZERO_HITS_WORDS,
     config: () => true,
+    needsRows: (_c, rules) => (rules.maxZeroHitShare === undefined ? undefined : 'max_zero_hit_share'),
     inputs: () => [],
     read: () => Promise.resolve(null),
     assess: ({ rules, table, core }) => {
@@ -32867,6 +33974,7 @@ const twoStageCapability = {
     name: 'two-stage',
     about: 'a ranker gain that is a retrieval loss: the first stage’s ceiling and the ranker’s nDCG, per side',
     config: () => true,
+    needsRows: (_c, rules) => (rules.twoStage === undefined ? undefined : 'two_stage'),
     inputs: () => [],
     read: () => Promise.resolve(null),
     assess: ({ rules, table, core }) => ({
@@ -32881,6 +33989,7 @@ const datasetCapability = {
     name: 'dataset',
     about: 'the exam is the agreed one: its split, disputed and unanswerable questions are counted, never silent',
     config: () => true,
+    needsRows: (_c, rules) => (rules.dataset === undefined ? undefined : 'dataset'),
     inputs: () => [],
     read: () => Promise.resolve(null),
     assess: ({ core }) => ({
@@ -32894,7 +34003,7 @@ const datasetCapability = {
 /**
  * Every capability, in the order load, gate, the action, the CLI and the renderers iterate them: guards count in
  * this order (trust first), report parts fill each slot in this order, the JSON report's keys follow it.
- * Adding a capability: its module, and one line here (docs/architecture.md, "Capabilities").
+ * Adding a capability: its folder, one line here and its test (docs/architecture.md, "Adding a capability").
  */
 const CAPABILITIES = [
     comparabilityCapability,
@@ -32921,12 +34030,200 @@ function activeCapabilities(rules, registry = CAPABILITIES) {
 }
 
 /**
+ * A warehouse's aggregates in place of the rows (docs/scale.md, "Beyond one machine"): `gate --aggregates FILE`
+ * (one per shard, or one for all) reads what `retrieval-gate sql` computed where the rows are, and decides as from
+ * the rows. Not a capability: a capability adds evidence beside the paired rows, the aggregates replace them. So
+ * this is a new core input (role answer, fetched by the same framework, src/capabilities/inputs.ts: a file given
+ * twice is refused) and the pairing and the rows' sums are replaced by the aggregates' reader
+ * (src/readers/aggregates.ts) and engine (src/stats/aggregate-engine.ts), which hands the same sufficient
+ * statistics to the same decision core (src/stats/comparison.ts); src/gate.ts runs one pipeline for both.
+ *
+ * What needs the rows is refused with the key: runs and judgments, an evaluation set, clusters, seed replicates,
+ * a reference, a judge, a queries file, history, the trust rules (src/stats/warehouse-sql.ts refuses the same when
+ * it writes the SQL).
+ */
+/** The input's name in messages and docs. */
+const AGGREGATES_INPUT = 'warehouse aggregates';
+/** The input: files given with --aggregates (the action input `aggregates`), the candidate's side (docs/trust.md). */
+const AGGREGATES_SPEC = {
+    role: 'answer',
+    kind: 'given',
+    name: AGGREGATES_INPUT,
+    option: 'aggregates',
+    input: 'aggregates',
+    many: true,
+    required: true
+};
+/** Reads the aggregates files the invocation gives, for these rules: the gate's inputs without rows (src/gate.ts). */
+async function loadAggregateInputs(rules, source, registry = CAPABILITIES) {
+    refuseRowsOnly(rules, registry);
+    const fetched = await fetchInputs([AGGREGATES_SPEC], source, rules);
+    const aggregates = await readAggregates(fetched.files(AGGREGATES_INPUT), rules);
+    const side = sideFromRows(aggregates.source, []);
+    return {
+        rules,
+        core: {
+            baseline: side,
+            candidate: side,
+            trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } },
+            seeds: { baseline: [side], candidate: [side] }
+        },
+        evidence: new Map(),
+        aggregates
+    };
+}
+/**
+ * The first rules key whose evidence is per query or per file beside the rows: the core's own (runs and
+ * judgments, clusters), then each capability's `needsRows`, in registry order.
+ */
+function rowsOnlyKey(rules, registry) {
+    if (rules.judgments !== undefined)
+        return 'judgments';
+    if (rules.statistics.cluster !== undefined)
+        return 'statistics.cluster';
+    for (const { capability, config } of activeCapabilities(rules, registry)) {
+        const key = capability.needsRows(config, rules);
+        if (key !== undefined)
+            return key;
+    }
+    return undefined;
+}
+/**
+ * Rules that switch on something the aggregates cannot carry are refused with its key (here, and by `sql`
+ * before it writes a statement whose result the gate would refuse).
+ */
+function refuseRowsOnly(rules, registry = CAPABILITIES) {
+    const key = rowsOnlyKey(rules, registry);
+    if (key === undefined)
+        return;
+    throw new InputError({ file: rules.source.file, key }, `reads the rows (or files beside them), which warehouse aggregates do not carry`, `gate the rows (--baseline B --candidate C), or compute what ${key} needs where the rows are and keep it out of these rules`);
+}
+/**
+ * The aggregates in place of the pairing and of the rows' engine (src/gate.ts): the coverage the SQL counted (its
+ * refusals as the pairing's), the engine over the sums, and the report's words for them. It has no per-query
+ * values: no regressed-query list, no histogram of differences (the report says so).
+ */
+function fromAggregates(rules, aggregates, options = {}) {
+    refuseRowsOnly(rules, options.registry ?? CAPABILITIES);
+    const table = {
+        ids: [],
+        metrics: new Map([...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])),
+        attrs: new Map(),
+        coverage: coverageOf(rules, aggregates)
+    };
+    const stats = createAggregateStats(aggregates, rules, options);
+    refuseEmptyWhere(rules, stats);
+    return { table, stats, outcome: aggregatesOutcome(aggregates) };
+}
+/** What the pairing of rows would have counted, from the SQL's counts; its refusals, with an example id. */
+function coverageOf(rules, aggregates) {
+    const count = (stat) => aggregates.coverage.get(stat)?.count ?? 0;
+    const example = (stat) => {
+        const e = aggregates.coverage.get(stat)?.example ?? '';
+        return e === '' ? '' : ` (for example ${quote(e)})`;
+    };
+    const file = aggregates.source;
+    const refuse = (stat, problem, hint) => {
+        if (count(stat) > 0)
+            throw new InputError({ file }, `${count(stat)} ${problem}${example(stat)}`, hint);
+    };
+    refuse('missing_ids', 'rows have no query id', 'every row needs its query id');
+    refuse('baseline_repeated', "query ids appear more than once in the baseline's rows", 'one row per query on each side');
+    refuse('candidate_repeated', "query ids appear more than once in the candidate's rows", 'one row per query on each side');
+    for (const a of familyAttributes(rules))
+        refuse(`missing_attribute:${a}`, `of the baseline's queries have no ${a}`, `every query of the exam needs its ${a}`);
+    const zero = rules.queries.missing === 'zero';
+    if (!zero) {
+        refuse('only_in_baseline', 'queries are in the baseline only', 'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules');
+        refuse('only_in_candidate', 'queries are in the candidate only', "evaluate the candidate on the exam's queries (the baseline's)");
+    }
+    const filled = [];
+    for (const m of rules.metrics.keys()) {
+        for (const side of ['baseline', 'candidate']) {
+            if (!zero)
+                refuse(`missing_value:${side}:${m}`, `${side} values of ${m} are missing`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero');
+            refuse(`invalid_value:${side}:${m}`, `${side} values of ${m} are not finite, not 0/1 for a binary metric, or outside its range`, 'fix the rows, or the metric in the rules');
+        }
+        filled.push({
+            metric: m,
+            baseline: zero ? count(`filled:baseline:${m}`) : 0,
+            candidate: zero ? count(`filled:candidate:${m}`) : 0
+        });
+    }
+    const paired = count('baseline_rows');
+    return {
+        baselineRows: paired,
+        candidateRows: count('candidate_rows'),
+        paired,
+        onlyInBaseline: [],
+        onlyInCandidate: [],
+        candidateOnlyIgnored: zero ? count('only_in_candidate') : 0,
+        attributes: { names: familyAttributes(rules), candidateValuesCompared: 0 },
+        filled,
+        missingPolicy: rules.queries.missing,
+        notes: [
+            `read from warehouse aggregates, ${aggregates.source}: sums per subset and stratum, no per-query values${zero && count('only_in_baseline') + count('only_in_candidate') > 0 ? ` (${count('only_in_baseline')} queries in the baseline only, ${count('only_in_candidate')} in the candidate only: counted, not listed)` : ''}`
+        ]
+    };
+}
+/** A check whose `where` selects no query is refused, as from rows (src/align/pair.ts). */
+function refuseEmptyWhere(rules, stats) {
+    for (const check of rules.checks) {
+        if (check.where.length === 0)
+            continue;
+        if (stats.compare(check.metric, check.where).n === 0) {
+            const [name, value] = check.where[0];
+            throw new InputError({ file: rules.source.file, line: check.line, key: `checks[${check.index}].where.${name}` }, `no query has ${check.where.map(([k, v]) => `${k} = ${quote(v)}`).join(' and ')}`, `check the values of ${name} (${quote(value)}) in the rows the SQL read`);
+        }
+    }
+}
+/** The report's words for the aggregates: where they came from, and what a report from them cannot show. */
+function aggregatesOutcome(aggregates) {
+    const sentence = `Read from warehouse aggregates: ${aggregates.source}. The statistics are the rows' own (docs/scale.md); per-query lists (the regressed queries, the pictures of the differences) need the rows.`;
+    return {
+        name: 'aggregates',
+        guards: [],
+        summary: { source: aggregates.source, shards: aggregates.shards },
+        parts: {
+            markdown: { head: () => [`_${sentence.replace(/_/g, '\\_')}_`, ''] },
+            text: { head: () => [sentence] },
+            json: () => ['aggregates', { source: aggregates.source, shards: aggregates.shards, per_query: false }]
+        }
+    };
+}
+
+/**
+ * The format of one side as the report names it: the format of its file, or of all its seed files when they share
+ * one; several names joined (`jsonl + csv`) when seed files differ; null when the side was not read from a file
+ * (rows a caller computed).
+ */
+function sideFormat(files) {
+    const chosen = files.map((f) => f.format).filter((f) => f !== undefined);
+    if (chosen.length === 0 || chosen.length < files.length)
+        return null;
+    const names = [...new Set(chosen.map((f) => f.name))];
+    if (names.length === 1)
+        return chosen[0];
+    return { kind: chosen[0].kind, name: names.join(' + '), by: 'content', why: 'each seed file detected on its own' };
+}
+
+/** The outcome the result carries for the renderers. */
+function outcomeOf(a) {
+    return {
+        name: a.capability.name,
+        guards: a.assessment.guards,
+        summary: a.assessment.summary,
+        parts: a.assessment.parts
+    };
+}
+
+/**
  * The pure pipeline after reading: pair -> statistics -> every capability's assessment -> decide -> every
  * capability's unit adjustments -> one verdict. Same inputs (in any row order) give the same result, to the bit.
  * No capability is named here: each plugs in through src/capabilities/contract.ts.
  */
-function runGate(inputs, options = {}) {
-    const active = activeCapabilities(inputs.rules);
+function runGate(inputs, options = {}, registry = CAPABILITIES) {
+    const active = activeCapabilities(inputs.rules, registry);
     const evidenceOf = (a) => inputs.evidence.get(a.capability.name);
     let rules = inputs.rules;
     for (const a of active)
@@ -32937,9 +34234,12 @@ function runGate(inputs, options = {}) {
         if (a.capability.sides)
             core = a.capability.sides(core, evidenceOf(a), rules);
     const { baseline, candidate } = core;
-    const table = pairRows(rules, baseline, candidate);
-    refuseTooManySliceValues(rules, table);
-    let stats = createStats(table, rules, options);
+    // A warehouse's sums replace the pairing and the rows' sums; everything after is one pipeline.
+    const sums = inputs.aggregates === undefined ? null : fromAggregates(rules, inputs.aggregates, { ...options, registry });
+    const table = sums?.table ?? pairRows(rules, baseline, candidate);
+    if (sums === null)
+        refuseTooManySliceValues(rules, table);
+    let stats = sums?.stats ?? createStats(table, rules, options);
     const contextOf = (a, engine) => ({
         rules,
         config: a.config,
@@ -32957,24 +34257,26 @@ function runGate(inputs, options = {}) {
         evidence: evidenceOf(a),
         assessment: a.capability.assess(contextOf(a, stats))
     }));
-    const guards = assessed.flatMap((a) => a.assessment.guards);
+    const guards = assessed.flatMap(wordedGuards);
     const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats));
     return {
         rules,
-        inputs: {
-            baseline: baseline.source,
-            candidate: candidate.source,
-            formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) }
-        },
+        inputs: sums === null
+            ? {
+                baseline: baseline.source,
+                candidate: candidate.source,
+                formats: { baseline: sideFormat(core.seeds.baseline), candidate: sideFormat(core.seeds.candidate) }
+            }
+            : { baseline: baseline.source, candidate: candidate.source },
         coverage: table.coverage,
         decision,
-        comparisons: allComparisons$1(rules, table, stats),
+        comparisons: allComparisons(rules, table, stats),
         primaryMetric: rules.checks[0].metric,
-        regressions: regressedQueries(rules, table, stats, rules.checks[0].metric),
+        regressions: sums === null ? regressedQueries(rules, table, stats, rules.checks[0].metric) : [],
         primaryDifferences: stats.differences(rules.checks[0].metric),
         table,
-        trust: assembleTrust(assessed, guards),
-        capabilities: assessed.map(outcomeOf)
+        trust: trustSection(guards, assessed.map((a) => a.assessment.trust)),
+        capabilities: [...assessed.map(outcomeOf), ...(sums === null ? [] : [sums.outcome])]
     };
 }
 const RANK = { pass: 0, inconclusive: 1, fail: 2 };
@@ -32997,9 +34299,7 @@ function adjustUnits(decision, rules, assessed, contextOf) {
                     summary: a.assessment.summary,
                     check
                 });
-                if (RANK[next.status] < RANK[out.status])
-                    throw new Error(`capability ${a.capability.name} made a ${out.status} unit ${next.status}: an adjustment may only make a unit worse`);
-                out = next;
+                out = moveDown(out, next, { capability: a.capability.name, rule: check.rule, rules });
             }
             return out;
         });
@@ -33019,25 +34319,41 @@ function adjustUnits(decision, rules, assessed, contextOf) {
     const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks);
     return { ...decision, verdict, decidedBy, checks, guards };
 }
-/** The trust section the reports show: every guard, each trust capability's part, and whether the result is publishable. */
-function assembleTrust(assessed, guards) {
-    const parts = {
-        comparability: null,
-        pooling: null,
-        zeroHits: { depth: 0, fromRuns: false, slices: [] },
-        twoStage: null,
-        dataset: null
-    };
-    for (const a of assessed)
-        Object.assign(parts, a.assessment.trust ?? {});
-    return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) };
+/**
+ * The outcome lattice (docs/statistics.md): a unit may only move down, in its status (pass -> inconclusive -> fail)
+ * and in how it counts toward the verdict. An inconclusive unit made inconclusive for another reason keeps the
+ * reason that counts worse (a holdout cap on a unit with too few queries must not trade on_too_few's fail for
+ * on_inconclusive's pass), with what the capability added; any other move up is a bug, and the gate stops.
+ */
+function moveDown(unit, next, by) {
+    if (RANK[next.status] < RANK[unit.status])
+        throw new Error(`capability ${by.capability} made a ${unit.status} unit ${next.status}: an adjustment may only make a unit worse`);
+    const before = unitCounts(unit, by.rule, by.rules);
+    if (before === 'fail' && unitCounts(next, by.rule, by.rules) === 'pass') {
+        if (next.status === 'inconclusive' && unit.status === 'inconclusive')
+            return { ...next, reason: unit.reason };
+        throw new Error(`capability ${by.capability} made a unit that counts as fail count as pass: an adjustment may only make a unit worse`);
+    }
+    return next;
 }
-function allComparisons$1(rules, table, stats) {
+/**
+ * A capability's guards with their reasons in its own words (`Capability.words`): the core lists no reason code.
+ * A guard whose code the capability gives no words for is a bug in the capability, and the gate stops.
+ */
+function wordedGuards(a) {
+    return a.assessment.guards.map((g) => {
+        const say = a.capability.words?.[g.reason.code];
+        if (say === undefined)
+            throw new Error(`capability ${a.capability.name} returned a guard with reason ${g.reason.code} and no words for it`);
+        return { ...g, words: say(g.reason) };
+    });
+}
+function allComparisons(rules, table, stats) {
     const out = [];
     for (const metric of rules.metrics.keys())
         out.push(stats.compare(metric, []));
     for (const attr of rules.slices) {
-        for (const value of valuesOf(table, attr, stats.members([]))) {
+        for (const value of sliceValues(table, stats, attr, [])) {
             for (const metric of rules.metrics.keys())
                 out.push(stats.compare(metric, [[attr, value]]));
         }
@@ -33180,7 +34496,7 @@ function parseAmount(value) {
 /** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
 const BUDGET_PROPERTY = {
     budget: {
-        description: 'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. Needs `reference`; non_inferior and superior checks only.',
+        description: 'Cumulative drop allowed since the rules\' reference (the last release), in the metric\'s units (0.01 = one point of a 0..1 metric) or "N%" of the reference mean. The candidate is also compared with the reference with the same paired statistics; the check fails when the drop since the reference exceeds the budget, even when this PR alone is within its margin. On non_inferior and superior checks, with where / per_slice (one budget per slice); refused without a reference, as wide as the metric\'s range, or "100%" on a better: higher metric that cannot go below 0.',
         ...AMOUNT_SCHEMA
     }
 };
@@ -33188,7 +34504,7 @@ const REFERENCE_RULES_PROPERTIES = {
     reference: {
         type: 'object',
         additionalProperties: false,
-        description: "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent. Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable.",
+        description: "The per-query rows of the last release (exam-side, trusted), against which every check's `budget` is spent: path at ref, or an artifact of a push run (never a pull request, dispatched or scheduled run: docs/github.md). Its queries must be the exam's (the baseline's); a reference on other queries, or another snapshot, is refused as not comparable. Refused when no check has a budget. The CLI reads --reference FILE (or path in the working directory when there is no ref).",
         properties: {
             name: {
                 type: 'string',
@@ -33205,13 +34521,13 @@ const REFERENCE_RULES_PROPERTIES = {
                 type: 'string',
                 minLength: 1,
                 maxLength: 255,
-                description: 'Tag, branch or commit the action reads path at (default: the base commit). The CLI reads --reference, or path in the working directory when no ref is given.'
+                description: 'Tag, branch or commit the action reads path at (default: the base commit): refs/tags/NAME, refs/heads/NAME, a full commit sha, or a bare name that is either a tag or a branch (a name that is both is refused: write the full ref). The CLI reads --reference, or path in the working directory when no ref is given.'
             },
             looks: {
                 type: 'integer',
                 minimum: 1,
                 maximum: 1000,
-                description: "How many gate runs over the release may look at the budget (pull requests and their re-runs, counted in a ledger the PR cannot reset). Each look's interval is at confidence 1 - (1 - confidence) / looks, so over the whole release the chance of passing a budget that is already spent stays at most 1 - confidence; beyond the allowance a budget that is not shown spent is inconclusive. Default: none (each run tests the budget at the rules' confidence, and many looks add up)."
+                description: "How many gate runs over the release may look at the budget (pull requests and their re-runs, counted in a ledger the PR cannot reset). Each look's interval is at confidence 1 - (1 - confidence) / looks, so over the whole release the chance of passing a budget that is already spent stays at most 1 - confidence; beyond the allowance a budget that is not shown spent is inconclusive (budget_looks_exceeded, or budget_looks_unknown when the ledger cannot be read). Default: none (each run tests the budget at the rules' confidence, and many looks add up)."
             },
             manifest: {
                 type: 'string',
@@ -33234,7 +34550,7 @@ const REFERENCE_RULES_PROPERTIES = {
                         type: 'string',
                         minLength: 1,
                         maxLength: 255,
-                        description: 'The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag); default: the default branch.'
+                        description: "The branch or tag whose push runs are searched (a release workflow run on tag pushes names the tag): refs/tags/NAME, refs/heads/NAME, or a bare name that is either (both: refused). A run counts only if its commit is the tag's, or on the branch's history; default: the default branch."
                     },
                     file: {
                         type: 'string',
@@ -33262,6 +34578,8 @@ function referenceRules(raw, checks, fail) {
     }
     if (r.artifact !== undefined && r.ref !== undefined)
         fail(['reference', 'ref'], 'ref applies to path, not to an artifact', 'drop ref, or name the file with path and ref');
+    if (r.looks !== undefined)
+        fixedForLooks(r, fail);
     if (!checks.some((c) => c.budget !== undefined)) {
         fail(['reference'], 'no check has a budget, so the reference would be read and never used', 'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference');
     }
@@ -33281,6 +34599,24 @@ function referenceRules(raw, checks, fail) {
             }
         }
     };
+}
+/**
+ * `reference.looks` counts looks on the reference's commit, so that commit must not move: a tag or a full sha. A
+ * path without ref is read at each PR's base commit and an artifact without ref comes from the default branch's
+ * latest push run, both of which move with every merge (the count would restart each time), and so does a branch.
+ * A bare name that turns out to be a branch is refused when the action resolves it (src/github/input-source.ts).
+ */
+function fixedForLooks(r, fail) {
+    const ref = r.artifact === undefined ? r.ref : r.artifact.ref;
+    const key = r.artifact === undefined ? ['reference', 'ref'] : ['reference', 'artifact', 'ref'];
+    if (ref === undefined)
+        fail(['reference', 'looks'], r.artifact === undefined
+            ? "counts looks on the reference's commit, but reference.path has no ref: it is read at each PR's base commit, which moves with every merge, so the count would restart"
+            : "counts looks on the reference's commit, but reference.artifact has no ref: its run is the default branch's latest push, which moves with every merge, so the count would restart", r.artifact === undefined
+            ? 'name the release by its tag (ref: refs/tags/v1.4) or a full commit sha, or drop looks'
+            : 'name the release tag whose push run uploads the rows (artifact: { ..., ref: refs/tags/v1.4 }), or drop looks');
+    else if (ref.startsWith('refs/heads/'))
+        fail(key, `is a branch, whose commit moves with every push, so the looks reference.looks counts on it would restart`, `name the release by its tag (refs/tags/v1.4)${r.artifact === undefined ? ' or a full commit sha' : ''}, or drop looks`);
 }
 /**
  * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
@@ -33308,51 +34644,6 @@ function toBudget(value, check, hasReference, site) {
         fail(path, `budget ${budget.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`, "budgets are in the metric's units: 0.01 is one point of a 0..1 metric");
     }
     return budget;
-}
-
-/** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
-const DEFAULT_HISTORY_MAX_AGE_DAYS = 90;
-/** The JSON Schema of the `history` key, spread into RULES_SCHEMA by src/config/schema.ts. */
-const HISTORY_RULES_PROPERTIES = {
-    history: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['runs'],
-        description: 'Draw each gated metric over the last N gate runs on the default branch (the JSON reports the action uploads on push runs), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
-        properties: {
-            runs: {
-                type: 'integer',
-                minimum: 1,
-                maximum: 50,
-                description: 'How many of the latest successful push runs on the default branch to read (1..50).'
-            },
-            max_age_days: {
-                type: 'integer',
-                minimum: 1,
-                maximum: 3650,
-                description: `A past report older than this many days is left out as stale (default ${DEFAULT_HISTORY_MAX_AGE_DAYS}).`
-            },
-            workflow: {
-                type: 'string',
-                pattern: '^[A-Za-z0-9._-]{1,100}\\.ya?ml$',
-                description: "The workflow file (in .github/workflows) whose push runs recorded the reports, e.g. retrieval-history.yml when another workflow gates the pull requests (default: this run's workflow)."
-            },
-            artifact: {
-                type: 'string',
-                pattern: '^[A-Za-z0-9._-]{1,100}$',
-                description: "The report artifact's name in those runs (default: this run's own, retrieval-gate-report or retrieval-gate-report-NAME)."
-            }
-        }
-    }
-};
-/** The typed `history` rules, or undefined when the rules have none. */
-function historyRules(raw) {
-    return (raw.history && {
-        runs: raw.history.runs,
-        maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS,
-        workflow: raw.history.workflow,
-        artifact: raw.history.artifact
-    });
 }
 
 const share$1 = (description) => ({ type: 'number', minimum: 0, maximum: 1, description });
@@ -33394,9 +34685,9 @@ const JUDGE_RULES_PROPERTIES = {
                 type: 'number',
                 minimum: -1,
                 maximum: 1,
-                description: "Floor of Cohen's kappa (judge vs human) for every judge in use, in every slice."
+                description: 'Floor of Cohen\'s kappa (judge vs human) for every judge in use, in every slice; below it the gate fails as "the ruler changed", naming the slice. An undefined kappa (one label only) is inconclusive.'
             },
-            max_drop: share$1("Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired bootstrap interval of the difference (pass: its low end is above -max_drop). Needs the candidate judge's labels (--candidate-judge-labels)."),
+            max_drop: share$1("Judge drift: how far the candidate's judge's kappa may fall below the baseline's, decided on the paired jackknife-t interval of the difference over anchor items (pass: its low end is at least -max_drop; fail: its high end is below it). Needs the candidate judge's labels (--candidate-judge-labels)."),
             repeatability: {
                 type: 'object',
                 additionalProperties: false,
@@ -33488,12 +34779,12 @@ function judgeRules(raw, metrics, fail) {
  * `npm run schema` writes the file from this object and a test fails if they differ.
  */
 const margin = {
-    description: 'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries.',
+    description: 'How much worse the candidate may be. A number is in the metric\'s own units (0.005 = half a point of a 0..1 metric); a string like "20%" is relative to the baseline mean of the compared queries. "100%" on a better: higher metric that cannot go below 0 is refused (it allows a fall to 0).',
     ...AMOUNT_SCHEMA
 };
 const where = {
     type: 'object',
-    description: 'Only the queries whose attributes have these values (e.g. { segment: new }).',
+    description: 'Only the queries whose attributes have these values (e.g. { segment: new }). A value no query has, or a combination no query has ({ segment: new, category: code } where each exists alone), is refused: a check over zero queries protects nothing.',
     minProperties: 1,
     additionalProperties: { type: 'string', minLength: 1 }
 };
@@ -33520,15 +34811,15 @@ const RULES_SCHEMA = {
                 properties: {
                     better: {
                         enum: ['higher', 'lower'],
-                        description: 'Which direction is an improvement. For "lower" (latency, cost) every comparison flips.'
+                        description: 'Which direction is an improvement: "higher" or "lower". For "lower" (latency, cost) every comparison flips: a rise is a loss.'
                     },
                     binary: {
                         type: 'boolean',
-                        description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test.'
+                        description: 'Values are 0 or 1 (hit@k, answered correctly): enables the exact McNemar test (superior: { test: mcnemar }), and every value must be 0 or 1.'
                     },
                     range: {
                         type: 'array',
-                        description: 'The values the metric can take, [min, max]; a value outside is refused. Defaults to [0, 1] for binary metrics.',
+                        description: 'The values the metric can take, [min, max]: a value outside is refused; a margin or a regression threshold as wide as the range is refused (the check could never fail). Binary metrics are [0, 1]; ranking measures computed from runs (nDCG@k, R@k, P@k, ...) are [0, 1] without declaring it.',
                         items: { type: 'number' },
                         minItems: 2,
                         maxItems: 2
@@ -33536,7 +34827,7 @@ const RULES_SCHEMA = {
                     unit: { type: 'string', maxLength: 16, description: 'Unit shown after values in the report, e.g. "ms".' },
                     fill: {
                         type: 'number',
-                        description: 'Value used for a missing query when queries.missing is "zero" (default 0; required for better: lower).'
+                        description: 'Value scored for a missing query under queries.missing: zero (default 0). Required for better: lower metrics (a 0 ms latency would look perfect).'
                     }
                 }
             }
@@ -33549,7 +34840,7 @@ const RULES_SCHEMA = {
                 qrels: {
                     type: 'string',
                     minLength: 1,
-                    description: 'TREC qrels file (qid iter docno grade), relative to the working directory. Required unless the rules name a dataset, whose gold is then the judgments.'
+                    description: 'The judgments, relative to the working directory: TREC qrels (query iteration doc grade), ranx / pytrec_eval JSON or BEIR TSV; the measures under metrics are computed from them exactly as trec_eval does. Required unless the rules name a dataset, whose gold is then the judgments.'
                 },
                 no_relevant: {
                     enum: ['exclude', 'zero', 'report'],
@@ -33565,10 +34856,9 @@ const RULES_SCHEMA = {
         ...TRUST_RULES_PROPERTIES,
         ...REFERENCE_RULES_PROPERTIES,
         ...JUDGE_RULES_PROPERTIES,
-        ...HISTORY_RULES_PROPERTIES,
         slices: {
             type: 'array',
-            description: 'Attribute fields to break every metric down by in the report (exploratory unless a check names them).',
+            description: 'Attribute fields to break every metric down by in the report: exploratory (shown, never gating unless a check names them). Every attribute (here, in where, per_slice, statistics.cluster, statistics.weights.by) is read from the exam: the baseline rows, the queries file or the evaluation set. A baseline row without it is refused even if the candidate has it; a candidate value that differs is refused.',
             items: { type: 'string', minLength: 1 },
             uniqueItems: true,
             maxItems: 20
@@ -33582,13 +34872,13 @@ const RULES_SCHEMA = {
                     type: 'number',
                     exclusiveMinimum: 0.5,
                     exclusiveMaximum: 1,
-                    description: 'Two-sided confidence of every interval (0.95: the lower bound is the 2.5% percentile). Default 0.95.'
+                    description: 'Two-sided confidence of every interval (0.95: the worse end is the 2.5% percentile), between 0.5 and 1. Default 0.95.'
                 },
                 resamples: {
                     type: 'integer',
                     minimum: 100,
                     maximum: 1000000,
-                    description: 'Bootstrap resamples. Default 10000.'
+                    description: 'Bootstrap resamples, 100 to 1,000,000. Default 10000.'
                 },
                 seed: {
                     type: ['integer', 'string'],
@@ -33611,7 +34901,7 @@ const RULES_SCHEMA = {
                 cluster: {
                     type: 'string',
                     minLength: 1,
-                    description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries.'
+                    description: 'Attribute whose values are clusters (users, conversations, templates): the bootstrap and the randomization test resample whole clusters, not queries. McNemar is refused under clusters.'
                 },
                 cluster_weighting: {
                     enum: ['query', 'cluster'],
@@ -33621,7 +34911,7 @@ const RULES_SCHEMA = {
                     type: 'object',
                     additionalProperties: false,
                     required: ['by', 'target'],
-                    description: 'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value.',
+                    description: 'Target-population weights, fixed before the results: the statistic is the weighted sum of the per-value means of `by`, resampled within each value. The targets must sum to 1 and cover every value present.',
                     properties: {
                         by: { type: 'string', minLength: 1, description: 'Attribute defining the strata (e.g. segment).' },
                         target: {
@@ -33632,11 +34922,36 @@ const RULES_SCHEMA = {
                         }
                     }
                 },
+                seeds: {
+                    description: "Seed replicates, declared before the results: how many independently trained seeds (one --baseline / --candidate file each) each side gives, e.g. { baseline: 1, candidate: 3 }, or one number for both. Each side must give exactly that many files; with more than one on a side every interval also covers the spread between seeds (t over seeds and queries, never narrower than the queries' own interval; docs/statistics.md). Without it each side is one file.",
+                    oneOf: [
+                        { type: 'integer', minimum: 1, maximum: 1000 },
+                        {
+                            type: 'object',
+                            additionalProperties: false,
+                            required: ['baseline', 'candidate'],
+                            properties: {
+                                baseline: {
+                                    type: 'integer',
+                                    minimum: 1,
+                                    maximum: 1000,
+                                    description: 'How many seed files the baseline gives (--baseline once per seed).'
+                                },
+                                candidate: {
+                                    type: 'integer',
+                                    minimum: 1,
+                                    maximum: 1000,
+                                    description: 'How many seed files the candidate gives (--candidate once per seed).'
+                                }
+                            }
+                        }
+                    ]
+                },
                 min_seeds: {
                     type: 'integer',
                     minimum: 1,
                     maximum: 1000,
-                    description: 'Fewest independently trained seeds (one --baseline / --candidate file each) every side must give; with fewer every check is inconclusive (reason too_few_seeds). Several seeds per side make every interval a two-level bootstrap over seeds, then queries (docs/statistics.md).'
+                    description: 'Fewest independently trained seeds every side must give (statistics.seeds declares how many each gives); with fewer every check is inconclusive (reason too_few_seeds).'
                 },
                 multiplicity: {
                     enum: ['none', 'holm', 'bonferroni'],
@@ -33661,7 +34976,7 @@ const RULES_SCHEMA = {
                 file: {
                     type: 'string',
                     minLength: 1,
-                    description: 'The queries file (JSON Lines or CSV: query_id, text, attributes), part of the exam (read at the base commit in a pull request): its attributes are the slices, clusters and weights of every query (runs carry none), its text is shown beside each regressed query. Every compared query must be in it.'
+                    description: "The queries file (JSON Lines or CSV: query_id, text, attributes), part of the exam (read at the base commit in a pull request): its attributes are the slices, clusters and weights of every query (runs carry none), its text and both runs' top documents are shown beside each regressed query. Every compared query must be in it; a row that contradicts it is refused."
                 }
             }
         },
@@ -33677,7 +34992,7 @@ const RULES_SCHEMA = {
             type: 'array',
             minItems: 1,
             maxItems: 100,
-            description: 'The guardrails, all of which must hold, evaluated and reported in this order.',
+            description: 'The guardrails, all of which must hold, evaluated and reported in this order. Names must be unique.',
             items: {
                 type: 'object',
                 additionalProperties: false,
@@ -33694,7 +35009,7 @@ const RULES_SCHEMA = {
                     per_slice: {
                         type: 'string',
                         minLength: 1,
-                        description: 'Evaluate the check separately for every value of this attribute; all must hold.'
+                        description: 'Evaluate the check separately for every value of this attribute (within where); all must hold.'
                     },
                     non_inferior: {
                         type: 'object',
@@ -33749,7 +35064,7 @@ const RULES_SCHEMA = {
                         type: 'object',
                         additionalProperties: false,
                         minProperties: 1,
-                        description: 'Caps how many queries may get worse (a count of queries, or a share of the compared queries).',
+                        description: "Caps how many queries may get worse by more than threshold: a count of queries, and/or a share of the compared queries (the exam's). Refused when it could never fail: share 1, a threshold as wide as the metric's range, a count as large as the queries of the check (with per_slice: of its largest slice).",
                         properties: {
                             count: { type: 'integer', minimum: 0, description: 'At most this many regressed queries.' },
                             share: {
@@ -42507,7 +43822,7 @@ function sameJsKey(a, b) {
  */
 function parseSource(text, file, what) {
     if (text.trim() === '')
-        throw new InputError({ file }, `the ${what} file is empty`, 'write the rules (see rules/schema.json and the README)');
+        throw new InputError({ file }, `the ${what} file is empty`, 'retrieval-gate init --baseline B --candidate C writes a starter rules file from your two files');
     const lineCounter = new distExports.LineCounter();
     let doc;
     try {
@@ -42581,22 +43896,40 @@ const DEFAULTS = {
 };
 // validateSchema: false: the schema itself is checked by the tests (it is ours), not on every start (~10 ms).
 const ajv = new ajvExports.Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false });
-const validate = ajv.compile(RULES_SCHEMA);
+/** Compiled validators by schema: the core's, or one assembled from a capability registry (src/capabilities/). */
+const validators = new WeakMap();
+function validatorOf(schema) {
+    let validate = validators.get(schema);
+    if (validate === undefined) {
+        // Without its $id: ajv keeps one schema per $id, and each registry's schema is its own.
+        const { $id: _id, ...anonymous } = schema;
+        validate = ajv.compile(anonymous);
+        validators.set(schema, validate);
+    }
+    return validate;
+}
 /**
  * Reads a rules file (YAML or JSON text) into typed {@link Rules}: schema validation (ajv, against the
  * published schema) first, then the checks a schema cannot express. Every refusal names the file, the line
- * and the key, with a "did you mean" for misspelt keys and metric names.
+ * and the key, with a "did you mean" for misspelt keys and metric names. `schema` is the core's, or the one
+ * src/capabilities/rules-schema.ts assembles with every capability's rules keys (they arrive in `rules.extra`).
  */
-function loadRules(text, file) {
+function loadRules(text, file, schema = RULES_SCHEMA) {
+    const validate = validatorOf(schema);
     const source = parseSource(text, file, 'rules');
     const data = source.data;
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-        throw new InputError({ file, line: 1 }, 'the rules must be a mapping (key: value) at the top level', 'start from rules/presets/default.yml');
+        throw new InputError({ file, line: 1 }, 'the rules must be a mapping (key: value) at the top level', 'retrieval-gate init --baseline B --candidate C writes a starter rules file from your two files');
     }
     refuseNonFinite(data, [], source, file);
     if (!validate(data))
         throw schemaError(pickError(validate.errors ?? []), source, file);
     return toRules(data, source, file, sha256(text));
+}
+/** The top-level keys the core's schema does not declare: a capability's, validated by its fragment. */
+function capabilityKeys(raw) {
+    const core = RULES_SCHEMA.properties;
+    return new Map(Object.entries(raw).filter(([key]) => !Object.hasOwn(core, key)));
 }
 function toRules(raw, source, file, hash) {
     const fail = (path, message, hint) => {
@@ -42682,7 +44015,8 @@ function toRules(raw, source, file, hash) {
             resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
             seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
             ...statisticsOptions(raw.statistics ?? {}, fail),
-            ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds })
+            ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds }),
+            ...(raw.statistics?.seeds === undefined ? {} : { seeds: seedCounts(raw.statistics.seeds) })
         },
         queries: {
             missing,
@@ -42697,7 +44031,7 @@ function toRules(raw, source, file, hash) {
         ...trustRules(raw, fail),
         ...referenceRules(raw, checks, fail),
         judge: judgeRules(raw.judge, new Set(metrics.keys()), fail),
-        history: historyRules(raw)
+        extra: capabilityKeys(raw)
     };
 }
 /**
@@ -42757,6 +44091,12 @@ function refuseNonFinite(value, path, source, file) {
     else if (value !== null && typeof value === 'object')
         for (const k of Object.keys(value))
             refuseNonFinite(value[k], [...path, k], source, file);
+}
+/** statistics.seeds as written (one number for both sides, or per side) as the two counts. */
+function seedCounts(raw) {
+    return typeof raw === 'number'
+        ? { baseline: raw, candidate: raw }
+        : { baseline: raw.baseline, candidate: raw.candidate };
 }
 /** The statistics keys beyond confidence/resamples/seed; target weights are checked here (that they name values present in the data is checked when the design is built). */
 function statisticsOptions(raw, fail) {
@@ -43159,7 +44499,7 @@ class BlockCollector {
 }
 
 /**
- * Reads a run in whatever format it is (TREC, JSON Lines, ranx / pytrec_eval JSON, Parquet, ranx .lz4:
+ * Reads a run in whatever format it is (TREC, JSON Lines, ranx / pytrec_eval JSON, Parquet:
  * src/readers/formats.ts), detected once, handing each query's block to `onBlock`. First streams (memory: one
  * query); if the run turns out not to be grouped by query, calls `onRestart` (drop what was computed) and reads it
  * again, buffering all queries (memory: the whole run).
@@ -43393,97 +44733,28 @@ function aggregateRows(measures, rows) {
 }
 
 /**
- * The framework's half of the contract: fetches every input a capability (or the core) declares, each from
- * where its role says. Exam inputs only through the source's trusted paths (examFile, examArtifact, record); given
- * files (baseline, answers) from the invocation. A required given input that is absent is refused with the
- * option and input that give it; an input of one file given several times is refused; the files of an input of
- * several (seeds) are hashed, and two with the same bytes are refused: one seed given twice is one seed.
+ * The rules file's JSON Schema assembled from the registry: the core's keys (src/config/schema.ts), then each
+ * capability's rules fragment (`Capability.rules`) in registry order. The loader validates against it and
+ * `npm run schema` publishes it (rules/schema.json), so a capability's keys are declared once, in its folder.
  */
-async function fetchInputs(specs, source, rules) {
-    const files = new Map();
-    const records = new Map();
-    for (const spec of specs) {
-        if (spec.kind === 'record') {
-            records.set(spec.name, await source.record(spec, rules));
-            continue;
+function rulesSchema(registry = CAPABILITIES) {
+    let schema = schemas.get(registry);
+    if (schema !== undefined)
+        return schema;
+    const properties = { ...RULES_SCHEMA.properties };
+    for (const capability of registry) {
+        for (const [key, fragment] of Object.entries(capability.rules ?? {})) {
+            if (Object.hasOwn(properties, key))
+                throw new Error(`capability ${capability.name} declares the rules key ${key}, which is already declared`);
+            properties[key] = fragment;
         }
-        if (spec.kind === 'artifact') {
-            files.set(spec.name, [await source.examArtifact(spec)]);
-            continue;
-        }
-        if (spec.kind === 'file') {
-            const path = spec.path ?? namedBy(spec, source);
-            if (path !== undefined)
-                files.set(spec.name, [await source.examFile({ ...spec, path })]);
-            continue;
-        }
-        files.set(spec.name, await givenFiles(spec, source));
     }
-    return {
-        files: (name) => files.get(name) ?? [],
-        file: (name) => files.get(name)?.[0],
-        record: (name) => records.get(name)
-    };
+    schema = { ...RULES_SCHEMA, properties };
+    schemas.set(registry, schema);
+    return schema;
 }
-/** The path the invocation gives an exam file the rules do not name (at most one). */
-function namedBy(spec, source) {
-    if (spec.givenBy === undefined)
-        return undefined;
-    const given = source.given({
-        role: 'baseline',
-        kind: 'given',
-        name: spec.name,
-        option: spec.givenBy.option,
-        input: spec.givenBy.input,
-        many: false,
-        required: false
-    });
-    if (given.length > 1)
-        throw tooMany(spec.name, spec.givenBy.option, spec.givenBy.input);
-    return given[0];
-}
-async function givenFiles(spec, source) {
-    const paths = source.given(spec);
-    if (paths.length === 0) {
-        if (spec.required)
-            throw new InputError({ key: `--${spec.option}` }, `the ${spec.name} ${spec.many ? 'files were' : 'file was'} not given`, `pass --${spec.option} FILE (action input ${spec.input})`);
-        return [];
-    }
-    if (!spec.many && paths.length > 1)
-        throw tooMany(spec.name, spec.option, spec.input);
-    // One file: nothing to compare it with (and no second pass over a large rows file).
-    if (paths.length === 1)
-        return [localFile(paths[0])];
-    const out = [];
-    const byHash = new Map();
-    for (const path of paths) {
-        const sha256 = await hashFile(path);
-        const twin = byHash.get(sha256);
-        if (twin !== undefined) {
-            throw new InputError({ file: path, key: `--${spec.option}` }, twin === path
-                ? `${quote(path)} is given twice as ${spec.name}`
-                : `has the same content as ${quote(twin)}, also given as ${spec.name}`, `one file per independently trained seed, each once: two copies of one seed are one seed (the rules count seeds with statistics.min_seeds)`);
-        }
-        byHash.set(sha256, path);
-        out.push({ ...localFile(path), sha256 });
-    }
-    return out;
-}
-function tooMany(name, option, input) {
-    return new InputError({ key: `--${option}` }, `the ${name} takes one file, but several were given`, `pass --${option} once (action input ${input}: one line)`);
-}
-/** sha256 of a file's bytes, streamed. A file that cannot be opened is left to its reader, which names the problem. */
-async function hashFile(path) {
-    const hash = createHash('sha256');
-    try {
-        for await (const chunk of createReadStream(path))
-            hash.update(chunk);
-    }
-    catch {
-        return `unreadable:${path}`;
-    }
-    return hash.digest('hex');
-}
+/** One schema object per registry, so the loader compiles it once (src/config/rules.ts keys its validators by it). */
+const schemas = new WeakMap();
 
 /** Largest rules file read (rules are a page of YAML; anything bigger is a mistake or an attack). */
 const MAX_RULES_BYTES = 1024 * 1024;
@@ -43492,8 +44763,27 @@ async function readRulesFile(file, limit = MAX_RULES_BYTES) {
     return readWholeText(file, { limit, what: 'a rules file', hint: 'a rules file is a page of YAML' });
 }
 /** Reads the rules file into typed rules. */
-async function readRules(file) {
-    return loadRules(await readRulesFile(file), file);
+async function readRules(file, registry = CAPABILITIES) {
+    return rulesFromText(await readRulesFile(file), file, registry);
+}
+/**
+ * Typed rules from the rules file's text (config/rules.ts). A file that is no rules at all, but a run, judgments or
+ * per-query rows given as the rules (readers/shapes.ts), is refused as what it is and where it goes, instead of with
+ * the YAML error its first line makes.
+ */
+function rulesFromText(text, file, registry = CAPABILITIES) {
+    try {
+        return loadRules(text, file, rulesSchema(registry));
+    }
+    catch (error) {
+        // Only a refusal of the whole document (no key: not YAML, not a mapping): a misspelt key is a rules file.
+        if (!(error instanceof InputError) || error.where.key !== undefined)
+            throw error;
+        const shape = recogniseShape({ file, head: Buffer.from(text.slice(0, HEAD_BYTES)) }, 'rules');
+        if (shape === undefined)
+            throw error;
+        throw shapeRefusal(shape, 'rules', { file, line: 1 });
+    }
 }
 /** The core's inputs' names (docs/architecture.md lists them with the capabilities'). */
 const CORE = {
@@ -43569,8 +44859,11 @@ function coreInputs(rules, options = {}) {
  */
 async function loadGateInputs(rules, source, options = {}) {
     const rowsInput = options.rowsInput ?? {};
-    const active = activeCapabilities(rules).map((a) => ({ ...a, specs: a.capability.inputs(a.config, rules) }));
-    refuseUnread(coreInputs(rules, options).concat(active.flatMap((a) => a.specs)), options.givenOptions ?? []);
+    const active = activeCapabilities(rules, options.registry).map((a) => ({
+        ...a,
+        specs: a.capability.inputs(a.config, rules)
+    }));
+    refuseUnread(coreInputs(rules, options).concat(active.flatMap((a) => a.specs)), options.givenOptions ?? [], options.registry);
     const fetched = await fetchInputs(coreInputs(rules, options), source, rules);
     const { core, runs } = await readCore(rules, fetched, options);
     const evidence = new Map();
@@ -43585,7 +44878,7 @@ async function loadGateInputs(rules, source, options = {}) {
  * gave it would believe it was checked (candidate judge labels without judge anchors, a reference manifest
  * without a reference).
  */
-function refuseUnread(specs, given) {
+function refuseUnread(specs, given, registry = CAPABILITIES) {
     const read = new Set();
     for (const spec of specs) {
         if (spec.kind === 'given')
@@ -43595,11 +44888,25 @@ function refuseUnread(specs, given) {
     }
     const unread = given.find((option) => !read.has(option));
     if (unread !== undefined) {
-        throw new InputError({ key: `--${unread}` }, `was given, but nothing in these rules reads it`, `the rules switch on what reads it (${READ_BY[unread] ?? 'see docs/architecture.md'}); add that to the rules, or leave --${unread} out`);
+        throw new InputError({ key: `--${unread}` }, `was given, but nothing in these rules reads it`, `the rules switch on what reads it (${readBy(unread, registry)}); add that to the rules, or leave --${unread} out`);
     }
 }
 /** Which rules key reads an optional given file, for the refusal above. */
-const READ_BY = { 'candidate-judge-labels': 'judge.anchors', 'reference-manifest': 'reference' };
+function readBy(option, registry) {
+    return optionalFiles(registry).find((f) => f.option === option)?.readBy ?? 'see docs/architecture.md';
+}
+/** The core's optional files: the two sides' snapshot manifests (always read when given). */
+const CORE_FILES = [
+    { option: 'baseline-manifest', readBy: 'comparability' },
+    { option: 'candidate-manifest', readBy: 'comparability' }
+];
+/**
+ * Every optional file an invocation may give (the CLI's options, the action's inputs of the same names): the
+ * core's, then each capability's in registry order.
+ */
+function optionalFiles(registry = CAPABILITIES) {
+    return [...CORE_FILES, ...registry.flatMap((c) => c.files ?? [])];
+}
 /**
  * The core sides. With one file per side: per-query rows, or (when the rules name judgments or a dataset, or
  * --qrels is given) runs scored against them, every metric name that is a measure (nDCG@10, R@100, ...) computed
@@ -43637,7 +44944,7 @@ async function readCore(rules, fetched, options) {
         throw new InputError({
             file: baselineFiles.length > 1 ? baselineFiles[1].name : candidateFiles[1].name,
             key: rules.judgments ? 'judgments' : rules.dataset ? 'dataset' : undefined
-        }, 'several seed files per side are read as per-query metric rows, not as runs scored against judgments', "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or npx retrieval-gate metrics ... without installing it) and pass the per-query rows files");
+        }, 'several seed files per side are read as per-query metric rows, not as runs scored against judgments', "score each seed's run first (retrieval-gate metrics --qrels Q --run R -m MEASURE --per-query --format jsonl, or node dist/cli.js metrics ... from a clone) and pass the per-query rows files");
     }
     const seeds = { baseline: [], candidate: [] };
     for (const file of baselineFiles)
@@ -43719,37 +45026,35 @@ async function readRuns(rules, fetched, options, manifests) {
  * history outside a pull request.
  */
 function cliInputSource(options) {
-    const overrides = options.overrides ?? {};
+    const overrideOf = (spec) => {
+        const v = spec.override === undefined ? undefined : options.given[spec.override.option];
+        return typeof v === 'string' ? v : undefined;
+    };
     return {
         examPlace: 'the working directory',
         examFile(spec) {
-            const given = overrides[spec.name];
+            const given = overrideOf(spec);
             if (given !== undefined)
                 return Promise.resolve(localFile(given));
             if (spec.ref !== undefined)
                 throw notFetched(options.rulesFile, spec, {
                     where: `${spec.path ?? ''} at ${spec.ref}`,
-                    how: `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`
+                    how: `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec)} reference.csv`
                 });
             return Promise.resolve(localFile(spec.path));
         },
         examArtifact(spec) {
-            const given = overrides[spec.name];
+            const given = overrideOf(spec);
             if (given !== undefined)
                 return Promise.resolve(localFile(given));
             throw notFetched(options.rulesFile, spec, {
                 where: `the artifact ${spec.artifact}`,
-                how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`
+                how: `download it (gh run download --name ...), then ${overrideOption(spec)} FILE`
             });
         },
         record(spec, _rules) {
-            // Outside a pull request nothing is counted: this run is the one look.
-            const none = {
-                'holdout-looks': { thisPr: null },
-                history: undefined,
-                'budget-looks': { thisLook: 1, unknown: null }
-            };
-            return Promise.resolve(none[spec.name]);
+            // Outside a pull request nothing is counted: this run is the one look (each record's spec says what that is).
+            return Promise.resolve(spec.outside);
         },
         given(spec) {
             const v = options.given[spec.option];
@@ -43757,16 +45062,15 @@ function cliInputSource(options) {
         }
     };
 }
-/** The CLI options that give an exam input the CLI does not fetch itself. */
-const OVERRIDE_OPTIONS = { 'reference rows': '--reference' };
-function overrideOption(name) {
-    return OVERRIDE_OPTIONS[name] ?? '--reference';
+/** The CLI option that gives an exam input the CLI does not fetch itself (its spec's `override`). */
+function overrideOption(spec) {
+    return spec.override === undefined ? `the ${spec.name}` : `--${spec.override.option}`;
 }
 function notFetched(rulesFile, spec, place) {
     const { key, name } = spec;
     const { where, how } = place;
-    const what = name === 'reference rows' ? 'the reference' : `the ${name}`;
-    return new InputError({ file: rulesFile, key: key.split('.')[0] }, `${what} is ${where}, which the command line does not fetch`, `pass the rows with ${overrideOption(name)} FILE: ${how}`);
+    const what = spec.override?.what ?? `the ${name}`;
+    return new InputError({ file: rulesFile, key: key.split('.')[0] }, `${what} is ${where}, which the command line does not fetch`, `pass the rows with ${overrideOption(spec)} FILE: ${how}`);
 }
 
 /**
@@ -43794,6 +45098,7 @@ function comparisonJson(c) {
         delta: num$1(c.delta),
         relative_delta: c.relativeDelta === null ? null : num$1(c.relativeDelta),
         ci: [num$1(c.ci[0]), num$1(c.ci[1])],
+        own_ci: [num$1(c.ownCi[0]), num$1(c.ownCi[1])],
         confidence: c.confidence,
         p_value: c.pValue === null ? null : num$1(c.pValue),
         test: c.test,
@@ -43804,6 +45109,7 @@ function comparisonJson(c) {
         ties: c.ties,
         // Issue 4: the interval actually used, the randomization test, the t cross-check, the design.
         interval: c.interval,
+        interval_widened: c.widened,
         interval_note: c.intervalNote,
         interval_unreliable: c.unreliable,
         resampling: c.resampling,
@@ -43822,6 +45128,8 @@ function comparisonJson(c) {
             },
         se: num$1(c.se),
         df: num$1(c.df),
+        effective_units: num$1(c.effective),
+        unit_skewness: num$1(c.unitSkew),
         clusters: c.clusters,
         mix: c.mix === null ? null : mixJson(c.mix),
         notes: c.notes
@@ -43856,15 +45164,18 @@ function unitJson(result, check, u) {
         p_adjusted: u.pAdjusted === null ? null : num$1(u.pAdjusted),
         p_test: u.pTest,
         power: u.power === null ? null : { mde: num$1(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
-        // at_least / at_most: the candidate's mean the check judged, and its t interval (only those units).
+        // at_least / at_most: the candidate's mean the check judged, and its interval (only those units).
         ...(u.level
             ? {
                 level: {
                     mean: num$1(u.level.mean),
-                    ci: u.level.ci === null ? null : [num$1(u.level.ci[0]), num$1(u.level.ci[1])],
+                    ci: [num$1(u.level.ci[0]), num$1(u.level.ci[1])],
+                    own_ci: [num$1(u.level.ownCi[0]), num$1(u.level.ownCi[1])],
                     confidence: u.level.confidence,
                     method: u.level.method,
-                    df: u.level.df
+                    df: u.level.df,
+                    widened: u.level.widened,
+                    interval_unreliable: u.level.unreliable
                 }
             }
             : {})
@@ -43930,8 +45241,11 @@ function toJsonReport(result) {
             baseline_rows: coverage.baselineRows,
             candidate_rows: coverage.candidateRows,
             paired: coverage.paired,
-            only_in_baseline: coverage.onlyInBaseline,
-            only_in_candidate: coverage.onlyInCandidate,
+            // answer-grown lists: the first ids (sorted) and how many there are (src/report/listed.ts)
+            only_in_baseline: firstListed(coverage.onlyInBaseline),
+            only_in_baseline_count: coverage.onlyInBaseline.length,
+            only_in_candidate: firstListed(coverage.onlyInCandidate),
+            only_in_candidate_count: coverage.onlyInCandidate.length,
             candidate_only_ignored: coverage.candidateOnlyIgnored,
             attributes: {
                 from: 'baseline',
@@ -43960,7 +45274,7 @@ function toJsonReport(result) {
         regressions: {
             metric: result.primaryMetric,
             count: result.regressions.length,
-            // Holdout queries are counted, never listed (src/capabilities/holdout.ts).
+            // Holdout queries are counted, never listed (src/capabilities/holdout/capability.ts).
             queries: listable.shown.map((r) => ({
                 query_id: r.id,
                 baseline: r.baseline,
@@ -44786,8 +46100,8 @@ function nextSteps(result, files) {
             const c = unit.comparison;
             const why = unit.reason === 'too_few_queries'
                 ? `only ${c.n} queries`
-                : unit.reason === 'interval_unreliable' && c.unreliable !== null
-                    ? unreliableWords(c.unreliable, c)
+                : unit.reason === 'interval_unreliable'
+                    ? whyNoPass(unit, result.rules.metrics.get(c.metric))
                     : 'the interval straddles the limit';
             add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`);
         }
@@ -44819,6 +46133,42 @@ function detailsBlock(summary, body) {
     pushAll(out, body);
     out.push('</details>', '');
     return out;
+}
+
+/** Longest document id a cell shows (the HTML page and regressions.jsonl have them whole). */
+const DOC_CHARS$1 = 60;
+/** A grade as a cell shows it: the judgments' number, – for a document without one. */
+function grade(g) {
+    return g === null || g === undefined || !Number.isFinite(g) ? '–' : fixed(g, Number.isInteger(g) ? 0 : 2);
+}
+/**
+ * Both runs' top documents of the regressed queries the Markdown lists (runs mode: src/capabilities/queries/capability.ts
+ * keeps the first five of each side, with the judgments' grades), collapsed under their table: one row per rank,
+ * baseline beside candidate, so a reviewer sees in the PR comment what the candidate put where the relevant
+ * documents were. Bounded: the listed queries (TOP_REGRESSIONS) times the kept ranks, each id cut to DOC_CHARS and
+ * escaped (document ids come from the runs, the candidate's from the PR). Empty when no query has top documents.
+ */
+function topDocumentsBlock(result, shown) {
+    const rows = [['Query', 'Rank', 'Baseline (grade)', 'Candidate (grade)']];
+    for (const r of shown) {
+        const d = queryDetails(result, rowOfId(result.table, r.id));
+        if (d.top === undefined)
+            continue;
+        const ranks = Math.max(d.top.baseline.length, d.top.candidate.length);
+        for (let k = 0; k < ranks; k++) {
+            const cell = (docs, grades) => k < docs.length ? `${inline(docs[k], DOC_CHARS$1)} (${grade(grades?.[k])})` : '';
+            rows.push([
+                k === 0 ? inline(r.id) : '',
+                String(k + 1),
+                cell(d.top.baseline, d.grades?.baseline),
+                cell(d.top.candidate, d.grades?.candidate)
+            ]);
+        }
+    }
+    if (rows.length === 1)
+        return [];
+    const summary = `Both runs’ top documents of these queries, with the judgments’ grades (– not judged)`;
+    return detailsBlock(summary, [markdownTable(rows, { alignDelimiters: false }), '']);
 }
 
 /**
@@ -44955,8 +46305,10 @@ function toMarkdown(result, options = {}) {
         const listable = listableRegressions(result);
         const shown = Math.min(TOP_REGRESSIONS, listable.shown.length);
         const body = [];
-        if (shown > 0)
+        if (shown > 0) {
             body.push(`The ${shown} queries that lost most on ${inline(primary.name)}:`, '', regressedTable$1({ ...result, regressions: listable.shown }, TOP_REGRESSIONS), '');
+            pushAll(body, topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS)));
+        }
         if (listable.withheld > 0)
             body.push(withheldSentence(listable.withheld), '');
         body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '');
@@ -45350,26 +46702,27 @@ function capabilityParts(result, files) {
     };
 }
 /**
- * What the capabilities show beside each query (the queries file's text; both runs' top documents in runs mode),
- * as the page's lookups by query id.
+ * What the capabilities show beside each query (the queries file's text; both runs' top documents with their
+ * judgments' grades in runs mode), as the page's lookups by query id.
  */
 function capabilityDetails(result) {
     if (!result.capabilities.some((c) => c.parts.queryDetails !== undefined))
         return undefined;
     const index = new Map(result.table.ids.map((id, i) => [id, i]));
     const at = (id) => queryDetails(result, index.get(id) ?? -1);
-    const ranked = (docs) => docs?.map((doc) => ({ doc, grade: null }));
+    const ranked = (docs, grades) => docs?.map((doc, k) => ({ doc, grade: grades?.[k] ?? null }));
     return {
         text: { get: (id) => at(id).text },
-        baselineTop: { get: (id) => ranked(at(id).top?.baseline) },
-        candidateTop: { get: (id) => ranked(at(id).top?.candidate) }
+        baselineTop: { get: (id) => ranked(at(id).top?.baseline, at(id).grades?.baseline) },
+        candidateTop: { get: (id) => ranked(at(id).top?.candidate, at(id).grades?.candidate) }
     };
 }
 
 /**
  * The page's one script: sorting the regressed-queries table by a column (click its heading: ascending, then
  * descending; numbers by value, a missing value last, text by its characters, ties in the page's order) and
- * filtering its rows by a text (case-insensitive, over all of a row's text). It reads and moves the page's own
+ * filtering its rows by a text (case-insensitive, over all of a row's text). A row is a table body: a query's
+ * numbers and the row of details under them move and hide together. It reads and moves the page's own
  * elements and writes only `hidden`, `aria-sort` and a count's `textContent`: no data is in the script, nothing
  * is parsed as HTML, nothing is fetched. The page reads the same without it (worst first, the filter box hidden).
  * The Content-Security-Policy allows exactly this text (its sha256, document.ts): change a byte and the hash
@@ -45378,12 +46731,11 @@ function capabilityDetails(result) {
 const PAGE_SCRIPT = `
 'use strict'
 for (const table of document.querySelectorAll('table.sortable')) {
-  const body = table.tBodies[0]
-  const rows = Array.from(body.rows)
+  const rows = Array.from(table.tBodies)
   const place = new Map(rows.map((r, i) => [r, i]))
   const heads = Array.from(table.tHead.rows[0].cells)
   const key = (row, col) => {
-    const cell = row.cells[col]
+    const cell = row.rows[0].cells[col]
     const v = cell.getAttribute('data-v')
     return v === null ? cell.textContent : v === '' ? NaN : Number(v)
   }
@@ -45402,7 +46754,7 @@ for (const table of document.querySelectorAll('table.sortable')) {
         else d = up ? (x < y ? -1 : x > y ? 1 : 0) : x < y ? 1 : x > y ? -1 : 0
         return d || place.get(a) - place.get(b)
       })
-      for (const r of sorted) body.appendChild(r)
+      for (const r of sorted) table.appendChild(r)
     })
   })
   const input = document.querySelector('input[data-filter="' + table.id + '"]')
@@ -45483,15 +46835,22 @@ nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 0.92em; }
 th, td { border: 1px solid var(--border); padding: 4px 10px; text-align: left; vertical-align: top; }
 th { background: var(--panel); font-weight: 600; }
+td code, th code { overflow-wrap: normal; }
 .scroll th { position: sticky; top: 0; z-index: 1; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.worse { color: var(--fail); }
 td.id { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em; overflow-wrap: anywhere; max-width: 24em; }
-td.text { min-width: 16em; max-width: 32em; }
 th button { font: inherit; color: inherit; background: none; border: 0; padding: 0; cursor: pointer; text-align: inherit; }
 th[aria-sort="ascending"] button::after { content: " ▲"; }
 th[aria-sort="descending"] button::after { content: " ▼"; }
-.topk { margin: 0; padding-left: 1.6em; font-size: 0.9em; min-width: 14em; }
+#regressed > tbody + tbody > tr:first-child > td { border-top: 2px solid var(--border); }
+tr.docs > td { border-top: 0; padding-top: 0; }
+tr.docs .inner { position: sticky; left: 10px; max-width: min(54em, calc(100vw - 72px)); }
+tr.docs .text { margin: 0 0 4px; }
+.tops { display: flex; flex-wrap: wrap; gap: 2px 28px; }
+.tops .top { flex: 1 1 20em; min-width: 0; }
+.tops .side { margin: 0; color: var(--muted); font-size: 0.9em; }
+.topk { margin: 0 0 4px; padding-left: 1.8em; font-size: 0.9em; }
 .topk .doc { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 .grade { color: var(--muted); }
 .grade.rel { color: var(--pass); font-weight: 600; }
@@ -45511,7 +46870,7 @@ svg.plot { display: block; max-width: 100%; height: auto; font-family: inherit; 
 .plot .grid { stroke: var(--grid); stroke-width: 1; }
 .plot .zero { stroke: var(--fg); stroke-width: 1.3; }
 .plot .limit { stroke: var(--limit); stroke-width: 1.3; stroke-dasharray: 5 3; }
-.plot .limit-label { fill: var(--limit); font-size: 11px; font-weight: 600; }
+.plot .limit-label { fill: var(--limit); font-size: 11px; font-weight: 600; paint-order: stroke; stroke: var(--bg); stroke-width: 3px; stroke-linejoin: round; }
 .plot .numbers { font-variant-numeric: tabular-nums; }
 .forest .ci, .forest .cap { stroke-width: 2; }
 .forest .pass .ci, .forest .pass .cap { stroke: var(--pass); }
@@ -45599,7 +46958,7 @@ function el(name, attributes, content) {
     return content === undefined ? `<${name}${attrs}/>` : `<${name}${attrs}>${content}</${name}>`;
 }
 /** Maps [lo, hi] onto [a, b] (a > b for a y axis, which grows downwards), clamped to the range. */
-function linear$1(lo, hi, a, b) {
+function linear(lo, hi, a, b) {
     const span = hi - lo || 1;
     return (v) => a + ((Math.min(hi, Math.max(lo, v)) - lo) / span) * (b - a);
 }
@@ -45682,8 +47041,8 @@ function barsSvg(options) {
     const { rows, metric } = options;
     const ticks = countTicks(Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0)))));
     const top = ticks[ticks.length - 1];
-    const right = linear$1(0, top, CENTRE, CENTRE + HALF);
-    const left = linear$1(0, top, CENTRE, CENTRE - HALF);
+    const right = linear(0, top, CENTRE, CENTRE + HALF);
+    const left = linear(0, top, CENTRE, CENTRE - HALF);
     const bottom = TOP$4 + rows.length * ROW$2;
     const out = [
         svgOpen({ width: WIDTH$3, height: bottom + BOTTOM$2, label: options.label, kind: 'bars', data: { rows: rows.length } })
@@ -45745,8 +47104,11 @@ const NUMBERS_X = 642;
 const ROW$1 = 24;
 const TOP$3 = 40;
 const BOTTOM$1 = 58;
-/** Closest two limit labels may sit on one line, in pixels. */
-const LABEL_GAP = 16;
+/** A limit label's width per character (11 px bold digits) and the room kept between two on one line, in pixels. */
+const LABEL_CHAR = 7.5;
+const LABEL_GAP = 4;
+/** Height of one line of limit labels above the rows (an 11 px label's box is about 13 px tall). */
+const LABEL_LINE = 14;
 /** Longest slice label drawn in a row (the tooltip has it whole). */
 const SLICE_CHARS = 34;
 const WORD = { pass: 'pass', fail: 'FAIL', inconclusive: 'inconcl.', exploratory: '' };
@@ -45779,8 +47141,11 @@ function forestSvg(options) {
     }
     const axis = numberAxis(values, PLOT_WIDTH);
     const right = PLOT_LEFT + PLOT_WIDTH;
-    const x = linear$1(axis.lo, axis.hi, PLOT_LEFT, right);
-    const bottom = TOP$3 + rows.length * ROW$1;
+    const x = linear(axis.lo, axis.hi, PLOT_LEFT, right);
+    const placed = placeLimitLabels(limits, x);
+    // Room above the rows for every line of labels the limits need (the highest label's box stays inside the picture).
+    const top = Math.max(TOP$3, LABEL_LINE * (placed.lines + 1));
+    const bottom = top + rows.length * ROW$1;
     const unit = unitWord(metric);
     const out = [
         svgOpen({
@@ -45792,40 +47157,49 @@ function forestSvg(options) {
         })
     ];
     const label = (v) => tickLabel(axis, v);
-    out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: TOP$3 - 6 }));
+    out.push(bottomAxis({ ticks: axis.ticks, at: x, label, across: bottom + 4, from: PLOT_LEFT, to: right, grid: top - 6 }));
     if (unit)
         out.push(text('unit', { x: right + 26, y: bottom + 22 }, esc(unit, 16)));
     const [lower, upper] = metric.better === 'higher' ? ['← worse', 'better →'] : ['← better', 'worse →'];
     out.push(text('direction', { x: PLOT_LEFT, y: bottom + 42 }, lower), text('direction', { x: right, y: bottom + 42, anchor: 'end' }, upper));
     if (axis.lo <= 0 && axis.hi >= 0)
-        out.push(line('zero', { x1: x(0), y1: TOP$3 - 6, x2: x(0), y2: bottom + 4 }));
-    out.push(...limitLines(limits, x, bottom, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`));
-    rows.forEach((r, i) => out.push(rowSvg(r, metric, x, TOP$3 + i * ROW$1 + ROW$1 / 2)));
+        out.push(line('zero', { x1: x(0), y1: top - 6, x2: x(0), y2: bottom + 4 }));
+    out.push(...limitLines(placed.labels, { top, bottom }, (v) => `${label(v)}${unit ? ` ${unit}` : ''}`));
+    rows.forEach((r, i) => out.push(rowSvg(r, metric, x, top + i * ROW$1 + ROW$1 / 2)));
     out.push('</svg>');
     return { svg: out.join('\n'), hidden };
 }
 /**
- * Each limit once (a relative margin gives every slice its own), labelled with its check's number at the top;
- * a label closer than LABEL_GAP to the one before it goes one line higher, so neighbouring numbers stay apart.
+ * Each limit once (a relative margin gives every slice its own), its label (the check's number, centred on its
+ * line) on the lowest line above the rows where it clears every label already there by LABEL_GAP, left to right:
+ * limits close together on a wide axis stack their numbers instead of drawing them over each other.
  */
-function limitLines(limits, x, bottom, words) {
-    const out = [];
+function placeLimitLabels(limits, x) {
     const seen = new Set();
-    let previous = -Infinity;
-    let raised = false;
-    for (const l of [...limits].sort((a, b) => a.value - b.value)) {
+    const ends = [];
+    const labels = [];
+    for (const l of [...limits].sort((a, b) => a.value - b.value || (a.check < b.check ? -1 : 1))) {
         const at = x(l.value);
         const key = `${l.check} ${px(at)}`;
         if (seen.has(key))
             continue;
         seen.add(key);
-        raised = at - previous < LABEL_GAP && !raised;
-        previous = at;
-        const top = TOP$3 - (raised ? 24 : 12);
-        const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`;
-        out.push(`<g class="limit">${title}${line('limit', { x1: at, y1: top, x2: at, y2: bottom + 4 })}${text('limit-label', { x: at, y: top - 4, anchor: 'middle' }, entities(l.check))}</g>`);
+        const half = (l.check.length * LABEL_CHAR) / 2;
+        let line = ends.findIndex((end) => at - half >= end + LABEL_GAP);
+        if (line < 0)
+            line = ends.length;
+        ends[line] = at + half;
+        labels.push({ ...l, at, line });
     }
-    return out;
+    return { labels, lines: ends.length };
+}
+/** The limits' dashed lines from their labels down through the rows, each with its tooltip. */
+function limitLines(labels, rows, words) {
+    return labels.map((l) => {
+        const top = rows.top - 6 - LABEL_LINE * l.line;
+        const title = `<title>${esc(`check ${l.check}: limit ${words(l.value)}`, 200)}</title>`;
+        return `<g class="limit">${title}${line('limit', { x1: l.at, y1: top, x2: l.at, y2: rows.bottom + 4 })}${text('limit-label', { x: l.at, y: top - 3, anchor: 'middle' }, entities(l.check))}</g>`;
+    });
 }
 function rowSvg(r, metric, x, y) {
     const c = r.comparison;
@@ -45914,8 +47288,8 @@ function sliceForests(result) {
 /**
  * The regressed queries of the primary metric as a table a reviewer can sort and filter (script.ts; without a
  * script it reads the same, worst first): the query, both values and the change, the change of every other
- * gated metric, the query's attributes, and, when the caller has them, the query's text and both sides' top
- * documents with their grades. Holdout queries are never listed (the trust boundary: src/report/holdout.ts);
+ * gated metric (changes in each metric's one unit, words.ts), the query's attributes, and, when the caller has
+ * them, a row under it with the query's text and both sides' top documents with their grades. Holdout queries are never listed (the trust boundary: src/report/holdout.ts);
  * they are counted under the table.
  */
 /** Most rows the table lists (worst first); the regression set file lists all of them. */
@@ -45944,17 +47318,19 @@ function numberCell(value, shown, worse = false) {
     const v = Number.isFinite(value) ? String(value) : '';
     return `<td class="num${worse ? ' worse' : ''}" data-v="${entities(v)}">${entities(shown)}</td>`;
 }
-/** A top-k list: document ids with their grades (– for not judged), at most TOP_DOCS. */
-function topCell(docs) {
-    if (docs === undefined)
-        return '<td></td>';
+/** A grade as shown: the judgments' number, – for a document without one. */
+function gradeText(grade) {
+    return grade === null || !Number.isFinite(grade) ? '–' : fixed(grade, Number.isInteger(grade) ? 0 : 2);
+}
+/** One side's top-k list under its heading: document ids with their grades, at most TOP_DOCS. */
+function topList(side, docs) {
     const items = docs.slice(0, TOP_DOCS).map((d) => {
-        const grade = d.grade === null || !Number.isFinite(d.grade) ? '–' : fixed(d.grade, Number.isInteger(d.grade) ? 0 : 2);
         const rel = d.grade !== null && d.grade > 0 ? ' rel' : '';
-        return `<li><span class="doc">${esc(d.doc, DOC_CHARS)}</span> <span class="grade${rel}">${entities(grade)}</span></li>`;
+        return `<li><span class="doc">${esc(d.doc, DOC_CHARS)}</span> <span class="grade${rel}">${entities(gradeText(d.grade))}</span></li>`;
     });
     const more = docs.length > TOP_DOCS ? `<li class="more">and ${docs.length - TOP_DOCS} more</li>` : '';
-    return `<td><ol class="topk">${items.join('')}${more}</ol></td>`;
+    const list = docs.length === 0 ? '<p class="note">none retrieved</p>' : `<ol class="topk">${items.join('')}${more}</ol>`;
+    return `<div class="top"><p class="side">${side} top documents (grade)</p>${list}</div>`;
 }
 /** A text column: its heading and the RAW text of each row's cell, escaped and cut at `max`. */
 function textColumn(head, max, value, cls = '') {
@@ -45962,43 +47338,56 @@ function textColumn(head, max, value, cls = '') {
     return { head, numeric: false, cell: (r) => `${open}${esc(value(r), max)}</td>` };
 }
 /** The change of another gated metric on the row's query, marked when it got worse in that metric's direction. */
-function otherChange(result, name) {
+function otherChange(result, name, rows) {
     const metric = result.rules.metrics.get(name);
     const cols = result.table.metrics.get(name);
     const sign = metric.better === 'lower' ? -1 : 1;
+    const first = rows.length > 0 ? indexOfId(result.table.ids, rows[0].id) : -1;
+    const typical = first < 0 ? 0 : Math.abs(cols.base[first]);
     const cell = (_r, i) => {
         const delta = i < 0 ? NaN : cols.cand[i] - cols.base[i];
-        return numberCell(delta, signed(delta, digitsFor(metric.range, Math.abs(cols.base[i] ?? 0))), sign * delta < 0);
+        return numberCell(delta, changeWithUnit(delta, metric, typical), sign * delta < 0);
     };
     return { head: `Δ ${metric.name}`, numeric: true, cell };
 }
-/** The table's columns: the ones the result has, and the details' when given. */
-function columnsOf(result, rows, details) {
+/** The table's columns: the query, both values and the change, every other gated metric's change, the attributes. */
+function columnsOf(result, rows) {
     const primary = result.rules.metrics.get(result.primaryMetric);
-    const d = digitsFor(primary.range, rows.length > 0 ? Math.abs(rows[0].baseline) : 0);
+    const typical = rows.length > 0 ? Math.abs(rows[0].baseline) : 0;
+    const d = levelDigits(primary, typical);
     const columns = [textColumn('Query', 120, (r) => r.id, 'id')];
-    const { text, baselineTop, candidateTop } = details;
-    if (text !== undefined)
-        columns.push(textColumn('Query text', TEXT_CHARS, (r) => text.get(r.id) ?? '', 'text'));
-    columns.push({ head: 'Baseline', numeric: true, cell: (r) => numberCell(r.baseline, fixed(r.baseline, d)) }, { head: 'Candidate', numeric: true, cell: (r) => numberCell(r.candidate, fixed(r.candidate, d)) }, { head: `Δ ${primary.name}`, numeric: true, cell: (r) => numberCell(r.delta, signed(r.delta, d), true) });
+    columns.push({ head: 'Baseline', numeric: true, cell: (r) => numberCell(r.baseline, fixed(r.baseline, d)) }, { head: 'Candidate', numeric: true, cell: (r) => numberCell(r.candidate, fixed(r.candidate, d)) }, {
+        head: `Δ ${primary.name}`,
+        numeric: true,
+        cell: (r) => numberCell(r.delta, changeWithUnit(r.delta, primary, typical), true)
+    });
     for (const name of gatedMetrics(result))
         if (name !== result.primaryMetric)
-            columns.push(otherChange(result, name));
+            columns.push(otherChange(result, name, rows));
     const attrNames = rows.length > 0 ? rows[0].attrs.map(([k]) => k) : [];
     attrNames.forEach((a, k) => columns.push(textColumn(a, 60, (r) => r.attrs[k]?.[1] ?? '')));
-    if (baselineTop !== undefined)
-        columns.push({
-            head: 'Baseline top documents (grade)',
-            numeric: false,
-            cell: (r) => topCell(baselineTop.get(r.id))
-        });
-    if (candidateTop !== undefined)
-        columns.push({
-            head: 'Candidate top documents (grade)',
-            numeric: false,
-            cell: (r) => topCell(candidateTop.get(r.id))
-        });
     return columns;
+}
+/**
+ * The row under a query's numbers, across the whole table, when the caller has details: the query's text and both
+ * sides' top documents side by side. Below the numbers rather than beside them, so the documents stay in view at
+ * any width (nine columns beside them did not fit a laptop's window). '' without details.
+ */
+function detailsRow(r, details, span) {
+    const parts = [];
+    const text = details.text?.get(r.id);
+    if (text !== undefined)
+        parts.push(`<p class="text">${esc(text, TEXT_CHARS)}</p>`);
+    const lists = [];
+    if (details.baselineTop !== undefined)
+        lists.push(topList('Baseline', details.baselineTop.get(r.id) ?? []));
+    if (details.candidateTop !== undefined)
+        lists.push(topList('Candidate', details.candidateTop.get(r.id) ?? []));
+    if (lists.length > 0)
+        parts.push(`<div class="tops">${lists.join('')}</div>`);
+    if (parts.length === 0)
+        return '';
+    return `<tr class="docs"><td colspan="${span}"><div class="inner">${parts.join('')}</div></td></tr>`;
 }
 /** The filter box: hidden until the page's script shows it (without a script it would do nothing). */
 const FILTER = [
@@ -46018,17 +47407,20 @@ function regressedTable(result, options) {
     const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS));
     const out = [];
     if (rows.length > 0) {
-        const columns = columnsOf(result, rows, options.details ?? {});
+        const columns = columnsOf(result, rows);
+        const details = options.details ?? {};
         const more = listable.length > rows.length ? ` (the ${rows.length} that lost most are listed)` : '';
         const count = `${listable.length} ${listable.length === 1 ? 'query' : 'queries'} got worse on ${esc(primary.name, 60)}${more}`;
         out.push(`<p>${count}, worst first. Sort by a column's heading; filter by any text of a row.</p>`, FILTER);
         const heading = (c) => `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`;
-        const body = rows.map((r) => {
+        // One body per query (its numbers, then its details), so sorting and filtering move and hide them together.
+        const bodies = rows.map((r) => {
             const i = indexOfId(table.ids, r.id);
-            return `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`;
+            const numbers = `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`;
+            return `<tbody>${numbers}${detailsRow(r, details, columns.length)}</tbody>`;
         });
         out.push(`<div class="table scroll"><table class="sortable" id="regressed">`, `<thead><tr>${columns.map(heading).join('')}</tr></thead>`);
-        out.push('<tbody>', ...body, '</tbody></table></div>');
+        out.push(...bodies, '</table></div>');
     }
     else if (withheld === 0)
         out.push(`<p>No query got worse on ${esc(primary.name, 60)}.</p>`);
@@ -46173,7 +47565,7 @@ function histogramSvg(options) {
         return null;
     const h = histogram(options.differences, metric);
     const ticks = countTicks(maxOf(h.bins.map((b) => b.count)));
-    const x = linear$1(0, ticks[ticks.length - 1], BAR_LEFT, BAR_RIGHT);
+    const x = linear(0, ticks[ticks.length - 1], BAR_LEFT, BAR_RIGHT);
     const bottom = TOP$2 + h.bins.length * ROW;
     const height = bottom + BOTTOM;
     const out = [
@@ -46328,8 +47720,8 @@ function scatterSvg(options) {
     const right = LEFT + SIZE;
     const bottom = TOP$1 + SIZE;
     const { ticks, lo, hi, digits } = valueAxis(options);
-    const x = linear$1(lo, hi, LEFT, right);
-    const y = linear$1(lo, hi, bottom, TOP$1);
+    const x = linear(lo, hi, LEFT, right);
+    const y = linear(lo, hi, bottom, TOP$1);
     const data = { points: selection.indices.length, drawable: selection.drawable };
     const out = [svgOpen({ width: WIDTH, height: HEIGHT, label: options.label, kind: 'scatter', data })];
     const label = (v) => fixed(v, digits);
@@ -46356,10 +47748,10 @@ function scatterSvg(options) {
         const id = options.ids[i];
         const cx = x(place(base[i], id, 0x811c9dc5));
         const cy = y(place(cand[i], id, 0x01000193));
-        const d = digitsFor(metric.range, Math.abs(base[i]));
+        const d = levelDigits(metric, Math.abs(base[i]));
         const colour = colours === null ? 0 : colours.of(i);
         const slice = colours === null ? '' : `, ${clean(colours.attribute, 40)} = ${clean(colours.valueAt(i), 60)}`;
-        const words = `${clean(id, 80)}: ${fixed(base[i], d)} → ${fixed(cand[i], d)} (${signed(cand[i] - base[i], d)})${slice}`;
+        const words = `${clean(id, 80)}: ${fixed(base[i], d)} → ${fixed(cand[i], d)} (${changeWithUnit(cand[i] - base[i], metric, Math.abs(base[i]))})${slice}`;
         const title = `<title>${esc(words, 300)}</title>`;
         const worse = selection.worse[k] === 1;
         const cls = `pt c${colour}${worse ? ' w' : ''}`;
@@ -46394,7 +47786,11 @@ function sliceColours(rules, table) {
     return {
         attribute,
         values,
-        other: { count: rest.reduce((n, [, c]) => n + c, 0), values: rest.length },
+        other: {
+            count: rest.reduce((n, [, c]) => n + c, 0),
+            values: rest.length,
+            ...(rest.length === 1 ? { only: rest[0][0] } : {})
+        },
         of: (i) => index.get(column[i]) ?? SLICE_COLOURS,
         valueAt: (i) => column[i]
     };
@@ -46425,9 +47821,12 @@ function legend(colours) {
     const items = ['<li>▼ got worse</li>', '<li>● did not</li>'];
     const swatch = (k, words) => `<li><span class="sw c${k}">●</span> ${words}</li>`;
     if (colours !== null) {
-        colours.values.forEach((v, k) => items.push(swatch(k, `${esc(sliceLabel([[colours.attribute, v.value]]), 80)} (${v.count})`)));
+        const named = (v) => esc(sliceLabel([[colours.attribute, v]]), 80);
+        colours.values.forEach((v, k) => items.push(swatch(k, `${named(v.value)} (${v.count})`)));
         const other = colours.other;
-        if (other.values > 0)
+        if (other.only !== undefined)
+            items.push(swatch(SLICE_COLOURS, `${named(other.only)} (${other.count})`));
+        else if (other.values > 0)
             items.push(swatch(SLICE_COLOURS, `${plural(other.values, 'other value', 'other values')} (${other.count})`));
     }
     return `<ul class="legend">${items.join('')}</ul>`;
@@ -46561,10 +47960,10 @@ function toText(result, options) {
     out.push(by === null
         ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
         : by.kind === 'trust'
-            ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$2(by.rule)}"`
-            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "${plain$2(by.check.rule.name)}"`);
+            ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain$1(by.rule)}"`
+            : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "${plain$1(by.check.rule.name)}"`);
     if (head.sentence !== null)
-        out.push(`  ${plain$2(head.sentence, 800)}`);
+        out.push(`  ${plain$1(head.sentence, 800)}`);
     const { total, pass, fail, inconclusive } = head.counts;
     const counted = inconclusiveCounting(result.decision.checks);
     out.push(paint('dim', `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`));
@@ -46572,7 +47971,7 @@ function toText(result, options) {
     if (ignored !== null)
         out.push(paint('dim', `  ${ignored}.`));
     for (const g of head.trust)
-        out.push(`  ${statusWord(g.status)} trust rule ${plain$2(g.rule)}: ${plain$2(g.reason, 800)}`);
+        out.push(`  ${statusWord(g.status)} trust rule ${plain$1(g.rule)}: ${plain$1(g.reason, 800)}`);
     out.push('');
     out.push(paint('bold', 'Gated checks'));
     const conf = intervalHeading(result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence)));
@@ -46583,7 +47982,7 @@ function toText(result, options) {
         const metric = rules.metrics.get(check.rule.metric);
         // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
         const change = (x, typical) => changeCell(x, metric, typical);
-        const unitWords = cellUnit(metric) ? ` ${plain$2(cellUnit(metric), 16)}` : '';
+        const unitWords = cellUnit(metric) ? ` ${plain$1(cellUnit(metric), 16)}` : '';
         for (const unit of check.units) {
             const c = unit.comparison;
             const typical = Math.abs(c.baseline);
@@ -46591,9 +47990,9 @@ function toText(result, options) {
             rows.push([
                 '',
                 String(check.rule.index + 1),
-                plain$2(check.rule.name, 40),
-                plain$2(metric.name, 24),
-                plain$2(sliceLabel(c.slice), 32),
+                plain$1(check.rule.name, 40),
+                plain$1(metric.name, 24),
+                plain$1(sliceLabel(c.slice), 32),
                 String(c.n),
                 ...(unit.level !== undefined
                     ? levelCells(unit.level, metric, typical, mixed)
@@ -46618,19 +48017,19 @@ function toText(result, options) {
     if (others.length > 0) {
         out.push('');
         for (const f of others)
-            out.push(`  ${statusWord(f.unit.status)} ${plain$2(f.check.rule.name, 80)}: ${plain$2(f.sentence, 600)}`);
+            out.push(`  ${statusWord(f.unit.status)} ${plain$1(f.check.rule.name, 80)}: ${plain$1(f.sentence, 600)}`);
     }
     // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
     const after = [];
     const pub = head.publishable;
     if (pub !== null)
-        after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$2(pub.detail, 1300)}` : ` (${plain$2(pub.detail, 400)})`}`);
+        after.push(`  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain$1(pub.detail, 1300)}` : ` (${plain$1(pub.detail, 400)})`}`);
     if (head.toJudge !== null)
-        after.push(`  ${plain$2(head.toJudge, 400)}`);
+        after.push(`  ${plain$1(head.toJudge, 400)}`);
     after.push(...textSlot(result, 'head', options.files));
     const page = pageSentence(options.files);
     if (page !== null)
-        after.push(`  ${plain$2(page, 600)}`);
+        after.push(`  ${plain$1(page, 600)}`);
     if (after.length > 0)
         out.push('', ...after);
     const under = textSlot(result, 'underChecks', options.files);
@@ -46638,7 +48037,7 @@ function toText(result, options) {
         out.push('', ...under);
     const notes = gatedNotes(result);
     if (notes.length > 0)
-        out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain$2(slicesList(n.slices), 300)}): ${plain$2(n.note, 400)}`));
+        out.push('', '  Notes on the intervals of the gated checks:', ...notes.map((n) => `    check ${n.check.rule.index + 1} (${plain$1(slicesList(n.slices), 300)}): ${plain$1(n.note, 400)}`));
     const budget = textSlot(result, 'afterFindings', options.files);
     if (budget.length > 0)
         out.push('', ...budget);
@@ -46649,26 +48048,26 @@ function toText(result, options) {
         out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()));
     const hist = histogramLines(result, (side, line) => paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line));
     if (hist.length > 0) {
-        out.push('', `  ${plain$2(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain$2(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`);
+        out.push('', `  ${plain$1(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain$1(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`);
         out.push(...hist.map((l) => `  ${l}`));
         const tail = leftTail(result);
         if (tail !== null)
-            out.push(`  ${plain$2(leftTailSentence(tail), 400)}`);
+            out.push(`  ${plain$1(leftTailSentence(tail), 400)}`);
     }
     if (result.regressions.length > 0) {
-        const dg = digitsFor(primary.range, Math.abs(result.regressions[0].baseline));
+        const dg = levelDigits(primary, Math.abs(result.regressions[0].baseline));
         out.push('');
-        out.push(paint('bold', `Most regressed on ${plain$2(primary.name, 40)}`) +
+        out.push(paint('bold', `Most regressed on ${plain$1(primary.name, 40)}`) +
             paint('dim', ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`));
         const listable = listableRegressions(result);
         for (const r of listable.shown.slice(0, TOP)) {
-            const attrs = r.attrs.map(([k, v]) => `${plain$2(k, 24)}=${plain$2(v, 32)}`).join(' ');
+            const attrs = r.attrs.map(([k, v]) => `${plain$1(k, 24)}=${plain$1(v, 32)}`).join(' ');
             const text = queryDetails(result, rowOfId(result.table, r.id)).text;
             const delta = changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) +
-                (cellUnit(primary) ? ` ${plain$2(cellUnit(primary), 16)}` : '');
-            out.push(`  ${pad(plain$2(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd());
+                (cellUnit(primary) ? ` ${plain$1(cellUnit(primary), 16)}` : '');
+            out.push(`  ${pad(plain$1(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd());
             if (text !== undefined)
-                out.push(paint('dim', `      ${plain$2(text, 100)}`));
+                out.push(paint('dim', `      ${plain$1(text, 100)}`));
         }
         if (listable.withheld > 0)
             out.push(paint('dim', `  ${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`));
@@ -46678,23 +48077,23 @@ function toText(result, options) {
         out.push('');
         out.push(paint('bold', 'What to look at next'));
         for (const s of steps) {
-            out.push(`  - ${s.pattern}: ${plain$2(s.lookAt, 400)}.`);
+            out.push(`  - ${s.pattern}: ${plain$1(s.lookAt, 400)}.`);
             for (const e of s.evidence)
-                out.push(paint('dim', `      ${plain$2(e, 200)}`));
+                out.push(paint('dim', `      ${plain$1(e, 200)}`));
         }
     }
     const s = rules.statistics;
     out.push('');
-    out.push(paint('dim', `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain$2(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$2(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
+    out.push(paint('dim', `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain$1(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain$1(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`));
     out.push('');
     return out.join('\n');
 }
-/** An at_least / at_most unit's cells: the candidate's mean and its t interval (levels, as the files hold them). */
+/** An at_least / at_most unit's cells: the candidate's mean and its interval (levels, as the files hold them). */
 function levelCells(level, metric, typical, mixed) {
     const d = digitsFor(metric.range, typical);
     return [
         `mean ${fixed(level.mean, d)}`,
-        level.ci === null ? '—' : intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)
+        intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)
     ];
 }
 /**
@@ -46709,7 +48108,7 @@ function intervalSummary(result) {
     for (const row of methodRows(result)) {
         const name = methodName(row.method);
         const metrics = byMethod.get(name) ?? new Set();
-        metrics.add(plain$2(row.check.rule.metric, 40));
+        metrics.add(plain$1(row.check.rule.metric, 40));
         byMethod.set(name, metrics);
     }
     const parts = [...byMethod].map(([name, metrics]) => `${name} (${[...metrics].join(', ')})`);
@@ -46763,8 +48162,8 @@ const ID_FIELD = {
 /** What the rows and runs may be, for the commands that read them. */
 const INPUTS = `Per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id, measure, value),
 or the output of ragas, deepeval, pytrec_eval, ir_measures or trec_eval -q (detected, or named with
---input-format). Runs are TREC, JSON Lines, ranx / pytrec_eval JSON, ranx .lz4 or Parquet; judgments TREC qrels,
-ranx / pytrec_eval JSON or BEIR TSV.`;
+--input-format). Runs are TREC, JSON Lines, ranx / pytrec_eval JSON or Parquet; judgments TREC qrels, ranx / pytrec_eval
+JSON or BEIR TSV (a ranx .lz4 file is refused with the conversion).`;
 /**
  * Every command the CLI accepts: the options its parser is given and the help `<command> --help` prints. Kept in
  * one table because a usage written apart from the parser forgets options (`--input-format` was accepted by gate
@@ -46847,8 +48246,8 @@ ${INPUTS}`,
             aggregates: {
                 type: 'string',
                 multiple: true,
-                value: '<file>',
-                description: 'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse (repeat: one per shard; docs/scale.md)'
+                value: '<path>',
+                description: 'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse, a file or a directory of part files (repeat: one per shard; docs/scale.md)'
             }
         }
     },
@@ -46856,7 +48255,7 @@ ${INPUTS}`,
         summary: 'compute ranking metrics from a run and judgments and print them as trec_eval -q does',
         about: `With no option it prints what trec_eval -q (10.0) prints: the averages are over every judged query, those
 without a relevant document included, and a judged query the run lacks stops it as it stops trec_eval; -c scores
-that query 0, as trec_eval -c does. Runs are TREC or JSON Lines (ranx / pytrec_eval JSON, .lz4, Parquet too);
+that query 0, as trec_eval -c does. Runs are TREC or JSON Lines (ranx / pytrec_eval JSON, Parquet too);
 judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
         options: {
             qrels: { type: 'string', value: '<file>', description: 'the judgments', required: true },
@@ -46906,6 +48305,11 @@ judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
                 value: '<file>',
                 description: 'the judgments: the two files are runs, and ranking measures are proposed'
             },
+            queries: {
+                type: 'string',
+                value: '<file>',
+                description: 'a queries file (query_id, text, attributes): its attributes are proposed as slices (queries.file)'
+            },
             'input-format': INPUT_FORMAT,
             'id-field': ID_FIELD
         }
@@ -46932,8 +48336,9 @@ Exit 0 = valid, 2 = violations.`,
     sql: {
         summary: "write the SQL that computes the gate's sums where the rows are, for gate --aggregates",
         about: `The statement computes Poisson resample sums, sign-flip sums, histograms of few-valued metrics, counts and
-moments per subset and stratum, for DuckDB, Spark SQL or BigQuery. Run it, export the result (Parquet, CSV or JSON
-Lines), then gate with --aggregates FILE in place of --baseline and --candidate. docs/scale.md.`,
+moments per subset and stratum, for DuckDB, Spark SQL or BigQuery; the rules fix statistics.method (poisson, or
+multinomial for few-valued metrics). Run it, export the result (Parquet, CSV or JSON Lines; a file or a directory of
+part files), then gate with --aggregates FILE|DIR in place of --baseline and --candidate. docs/scale.md.`,
         options: {
             rules: { type: 'string', value: '<file>', description: 'the rules the sums are for', required: true },
             dialect: { type: 'string', value: '<dialect>', description: 'duckdb (the default), spark or bigquery' },
@@ -47033,13 +48438,14 @@ function fullUsage() {
         ]),
         '',
         EXIT_CODES,
-        'Installed with npm install -g retrieval-gate; without installing: npx retrieval-gate <command> ...',
+        `From a clone: node dist/cli.js <command> ...; installed from its tarball (npm pack, then npm install -g ./retrieval-gate-${VERSION}.tgz): retrieval-gate <command> ...`,
+        'The npm registry (npm install -g retrieval-gate, npx retrieval-gate) has it from the first release on.',
         ''
     ].join('\n');
 }
-/** The line a usage error ends with: where the command's options are listed. */
-function seeHelp(name) {
-    return name === undefined ? 'see retrieval-gate --help' : `see retrieval-gate ${name} --help`;
+/** The line a usage error ends with: where the command's options are listed, as the user runs the CLI (`program`). */
+function seeHelp(name, program = 'retrieval-gate') {
+    return name === undefined ? `see ${program} --help` : `see ${program} ${name} --help`;
 }
 /**
  * True when the arguments ask for help (`--help` or `-h` anywhere before a `--`): checked before parsing, so
@@ -47178,8 +48584,8 @@ function explainCheck(check, rules) {
         const side = higher ? 'at least' : 'at most';
         const miss = higher ? 'below' : 'above';
         const where = check.where.length > 0 || check.perSlice !== undefined ? ` ${scope(check)}` : '';
-        lines.push(`   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (a t interval) is ${side} ${plain(kind.value)}.`);
-        lines.push(`   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} (or every query has the same value) it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`);
+        lines.push(`   Passes if the ${worse} ${pct(rules.statistics.confidence)} bound of the candidate's mean ${metric.name}${where} (${levelLaw(rules.statistics, metric) === 'exact' ? "Clopper–Pearson's exact interval" : "a skew-corrected t interval, never narrower than Student's t nor than the range allows unseen queries to change"}) is ${side} ${plain(kind.value)}.`);
+        lines.push(`   Fails if even the ${better} bound is ${miss} ${plain(kind.value)}; when the interval contains ${plain(kind.value)} it is inconclusive, which counts as a ${countsOf(d, 'interval_crosses_level')} (on_inconclusive: ${rules.onInconclusive}).`);
     }
     else if (kind.type === 'max_regressions') {
         const limits = [];
@@ -47204,6 +48610,8 @@ function explainCheck(check, rules) {
     if (d.perSlice !== null)
         lines.push(`   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`);
     lines.push(`   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`);
+    if (d.fewestToPass !== null)
+        lines.push(`   Can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''}, even if nothing changed: on fewer, the queries not seen could change ${metric.name} more than ${kind.type === 'level' ? 'the level' : 'the margin'} allows, anywhere in its range (docs/statistics.md, "The reliability rule"); such a unit is inconclusive, which ${tooFewWords(rules)}.`);
     if (check.budget !== undefined && rules.reference !== undefined) {
         const drop = higher ? 'drop' : 'rise';
         lines.push(`   Budget: also fails when the ${drop} of ${metric.name} since the reference ${rules.reference.label} (candidate - reference, same statistics${d.perSlice !== null ? ', per value' : ''}) is shown beyond ${check.budget.relative ? `${check.budget.text} of the reference mean` : plain(check.budget.value)}; when its interval straddles the budget it counts as a ${rules.onInconclusive} (on_inconclusive: ${rules.onInconclusive}).`);
@@ -47230,7 +48638,7 @@ function explainRules(rules) {
     }
     L.push(`Metrics: ${[...rules.metrics.values()].map((m) => `${m.name} (${direction(m)})`).join('; ')}.`);
     if (stats.interval === 'auto') {
-        L.push(`Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries); a metric that is not binary needs ${MIN_QUERIES_SKEW} queries (or ${MIN_CLUSTERS} clusters) for its interval to support a pass. Seed ${stats.seed}: the same inputs give the same report.`);
+        L.push(`Statistics: two-sided ${pct(stats.confidence)} intervals chosen by metric type and design (statistics.interval auto): Tango's score interval for a binary metric on independent queries, Hall's skew-corrected t otherwise (clusters: clusters − 1 degrees of freedom; seeds: t over seeds and queries), never narrower than Student's t. Seed ${stats.seed}: the same inputs give the same report.`, `  What n queries can show: on a metric with a range, no interval is narrower than what a share of unseen queries could change (the rule of three: at ${pct(stats.confidence)}, ${[30, 100, 1000].map((n) => `${n} queries ${pct(smallestMargin(n, 1, stats.confidence))}`).join(', ')} of the range); a metric without a range needs 28 + 25·skewness² queries (Sugden's rule). docs/statistics.md, "The reliability rule".`);
     }
     else {
         const method = stats.interval === 'bca' ? 'bias-corrected and accelerated (BCa)' : 'percentile';
@@ -47289,6 +48697,25 @@ function explainRules(rules) {
 /** `explain --rules R`: loads the rules (refusing them as the gate would) and prints the explanation. */
 async function explainCommand(file, write) {
     write(explainRules(await readRules(file)));
+}
+
+/** The command's name when it is installed (package.json `bin`), as npm links it. */
+const INSTALLED_COMMAND = 'retrieval-gate';
+/**
+ * How the user is running the CLI, so a command it prints for them to run next works as typed: `retrieval-gate`
+ * when started through the installed command (npm links `bin` under that name: a global install, a tarball, npx
+ * once published), else `node <the script as reached from here>` (`node dist/cli.js` in a clone). `script` is the
+ * path Node was given (process.argv[1], not resolved through the link), `cwd` the working directory.
+ */
+function invocation(script, cwd) {
+    if (script === undefined || script === '')
+        return INSTALLED_COMMAND;
+    const name = path.basename(script);
+    if (name === INSTALLED_COMMAND || name === `${INSTALLED_COMMAND}.cmd`)
+        return INSTALLED_COMMAND;
+    const relative = path.relative(cwd, script);
+    const shown = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : script;
+    return `node ${/[\s"'$`\\]/.test(shown) ? JSON.stringify(shown) : shown.split(path.sep).join('/')}`;
 }
 
 /**
@@ -47544,15 +48971,46 @@ function num(x) {
         return String(x);
     return String(Number(x.toPrecision(4)));
 }
-/** The default margin of a metric's starter check, with words for the comment. */
-function starterMargin(m) {
+/**
+ * The margin of a metric's starter check, with words for the comment (`value`: absolute, or null when relative): the
+ * usual default, widened on a bounded metric to the smallest margin the evaluation's queries can support at all (the
+ * reliability rule: fewer queries cannot rule out that unseen ones lose more), so the starter check is one that can
+ * pass. It reads how many queries there are, never which side is better.
+ */
+function starterMargin(m, paired) {
     if (m.better === 'lower')
-        return { yaml: '10%', words: 'may grow by at most 10% of the baseline mean' };
-    if (m.binary)
-        return { yaml: '0.02', words: 'may drop by at most 2 points (0.02) of its rate' };
-    if (m.range)
-        return { yaml: '0.01', words: 'may drop by at most 1 point (0.01)' };
-    return { yaml: '5%', words: 'may drop by at most 5% of the baseline mean' };
+        return { yaml: '10%', words: 'may grow by at most 10% of the baseline mean', value: null };
+    if (!m.binary && m.range === undefined)
+        return { yaml: '5%', words: 'may drop by at most 5% of the baseline mean', value: null };
+    const usual = m.binary ? 0.02 : 0.01;
+    const supported = Math.ceil(smallestMargin(Math.max(1, paired), 1, 0.95) * 100) / 100;
+    const value = Math.max(usual, supported);
+    const points = Math.round(value * 100);
+    return {
+        yaml: String(value),
+        words: `may drop by at most ${points} ${points === 1 ? 'point' : 'points'} (${value})${m.binary ? ' of its rate' : ''}`,
+        value
+    };
+}
+/**
+ * What actually decides whether a bounded metric's check can pass (the reliability rule, docs/statistics.md): the
+ * fewest queries on which even an unchanged candidate clears the margin, and, when the evaluation has fewer, the
+ * smallest margin its queries support. So a check that can never pass on these queries says so where it is written.
+ */
+function supportComment(m, margin, paired) {
+    const bounds = m.binary ? [0, 1] : m.range;
+    if (margin === null || bounds === undefined)
+        return [];
+    const width = bounds[1] - bounds[0];
+    const needed = unitsForMargin(margin, width, 0.95);
+    if (needed === null)
+        return [];
+    const narrower = Math.round((margin - 0.01) * 100) / 100;
+    const more = narrower > 0 ? unitsForMargin(narrower, width, 0.95) : null;
+    return [
+        `  # It can pass from ${needed} queries on (you have ${paired}): on fewer, the queries not seen could lose more,`,
+        `  # anywhere in the range${more === null ? '' : `; a margin of ${narrower} would need ${more}`} (docs/statistics.md, "The reliability rule").`
+    ];
 }
 /** The commented starter rules file. Deterministic: same inspection, same bytes. */
 function starterRules(ins) {
@@ -47587,8 +49045,12 @@ function starterRules(ins) {
         L.push('# Attributes with few distinct values: every metric is also shown per value of these (exploratory).');
         L.push(`slices: [${slices.map((a) => yamlName(a.name)).join(', ')}]`);
     }
+    else if (ins.qrels !== undefined && ins.queries === undefined) {
+        L.push('# Runs carry no query attributes: to see metrics per group, keep them in a queries file (query_id, text,');
+        L.push('# segment, ...: JSON Lines or CSV) and run init again with --queries FILE; it proposes them as slices.');
+    }
     else {
-        L.push('# No attribute with a few distinct values was found; add e.g. `slices: [segment]` to see metrics per group.');
+        L.push('# No attribute with a few distinct values was found; add one to the rows (e.g. segment) and `slices: [segment]`.');
     }
     const clusterCandidate = ins.attributes.find((a) => a.cluster);
     if (clusterCandidate !== undefined) {
@@ -47602,15 +49064,16 @@ function starterRules(ins) {
         L.push(`# Only ${ins.paired} paired queries: with min_per_slice 30 every statistical check is inconclusive`);
         L.push('# (and counts as a fail). Evaluate on more queries rather than lowering min_per_slice.');
     }
-    L.push('queries: { missing: error, min_per_slice: 30 }');
+    L.push(`queries: { ${ins.queries === undefined ? '' : `file: ${yamlString(ins.queries)}, `}missing: error, min_per_slice: 30 }`);
     L.push('on_inconclusive: fail');
     L.push('checks:');
     // the first check's metric is the report's primary metric: a graded score before a 0/1 rate, costs last
     const rank = (m) => (m.better === 'lower' ? 3 : m.binary ? 1 : m.range ? 0 : 2);
     const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const m of ordered) {
-        const margin = starterMargin(m);
+        const margin = starterMargin(m, ins.paired);
         L.push(`  # ${commentText(m.name)} ${margin.words} (the worse end of the 95% interval of the change decides).`);
+        L.push(...supportComment(m, margin.value, ins.paired));
         L.push(`  - name: ${yamlString(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`);
         L.push(`    metric: ${yamlName(m.name)}`);
         L.push(`    non_inferior: { margin: ${margin.yaml} }`);
@@ -47643,7 +49106,7 @@ function starterRules(ins) {
     return L.join('\n') + '\n';
 }
 /** A plain-text summary of what init found, for the terminal. */
-function describeInspection(ins, out) {
+function describeInspection(ins, out, command = INSTALLED_COMMAND) {
     const L = [];
     L.push(`Read ${bare(ins.baseline.file)} (${ins.baseline.rows} queries) and ${bare(ins.candidate.file)} (${ins.candidate.rows} queries): ${ins.paired} on both sides.`);
     if (ins.onlyInBaseline + ins.onlyInCandidate > 0) {
@@ -47675,18 +49138,18 @@ function describeInspection(ins, out) {
         L.push(`Note: ${n}`);
     L.push('');
     L.push(`Wrote ${bare(out)}. Before your first PR: check each guessed direction, set the margins, delete what you do not need.`);
-    // The installed command (npm install -g retrieval-gate) and the form that works without installing it.
-    L.push(`Then: retrieval-gate explain --rules ${bare(out)}   (not installed: npx retrieval-gate explain --rules ${bare(out)})`);
+    // The next command as the user runs this one (retrieval-gate, or node dist/cli.js from a clone): it works as typed.
+    L.push(`Then: ${command} explain --rules ${bare(out)}`);
     return L.join('\n') + '\n';
 }
 /** Reads one side as per-query rows, with a pointed refusal when the file is a run given without --qrels. */
 async function readSideForInit(file, args) {
     let side;
     try {
-        side = await readRows$1(file, { metricFields: new Set(), format: args.format, idField: args.idField });
+        side = await readRows(file, { metricFields: new Set(), format: args.format, idField: args.idField });
     }
     catch (error) {
-        if (error instanceof InputError && looksLikeTrecRun(file))
+        if (error instanceof InputError && looksLikeRun(file))
             throw runWithoutQrels(file);
         throw error;
     }
@@ -47694,10 +49157,10 @@ async function readSideForInit(file, args) {
         throw runWithoutQrels(file, side.numericFields.size);
     return side;
 }
-function looksLikeTrecRun(file) {
+/** The file has a run's shape (the format registry's: readers/shapes.ts), so init's own words apply. */
+function looksLikeRun(file) {
     try {
-        const f = new Probe({ file }).firstLine.text.trim().split(/\s+/);
-        return (f.length === 5 || f.length === 6) && parseDecimal$1(f[4]) !== undefined;
+        return recogniseShape({ file }, 'rows')?.kind === 'run';
     }
     catch {
         return false;
@@ -47707,6 +49170,20 @@ function runWithoutQrels(file, fields) {
     return new InputError({ file }, fields === undefined
         ? 'looks like a run (query_id Q0 doc_id rank score tag), not per-query metric rows'
         : `has ${fields} numeric fields: it looks like a run (document scores), not per-query metric rows`, 'pass --qrels with the judgments, and init proposes ranking measures computed from the runs');
+}
+/** The queries file's attributes on each side's rows (the exam's, as the gate attaches them): init then sees them as slices. */
+function attachQueries(file, sides) {
+    for (const side of sides) {
+        side.ids.forEach((id, row) => {
+            const entry = file.byId.get(id);
+            if (entry === undefined)
+                return;
+            for (const [name, value] of entry.attrs)
+                setAttrAt(side, name, row, value);
+            for (const name of entry.attrs.keys())
+                side.attributeFields.add(name);
+        });
+    }
 }
 /** `init`: inspects the inputs, writes the starter rules (refusing to overwrite without --force), prints a summary. */
 async function initCommand(args, write) {
@@ -47724,8 +49201,12 @@ async function initCommand(args, write) {
         baseline = await readSideForInit(args.baseline, args);
         candidate = await readSideForInit(args.candidate, args);
     }
+    if (args.queries !== undefined)
+        attachQueries(await readQueriesFile(args.queries, args.queries, EVERY_ATTRIBUTE), [baseline, candidate]);
     const csv = (file) => args.format === 'csv' || (args.format === undefined && /\.csv$/i.test(file));
     const ins = inspectSides(baseline, candidate, args.qrels, args.qrels === undefined && (csv(args.baseline) || csv(args.candidate)));
+    if (args.queries !== undefined)
+        ins.queries = args.queries;
     if (ins.metrics.length === 0) {
         const ignored = ins.ignored.length > 0 ? ` (ignored: ${ins.ignored.map((i) => `${i.name}, ${i.why}`).join('; ')})` : '';
         throw new InputError({ file: args.baseline }, `has no numeric field to gate on${ignored}`, 'per-query rows need metric fields with numbers (e.g. "recall@10": 0.5); a CSV whose name does not end in .csv needs --input-format csv');
@@ -47742,7 +49223,7 @@ async function initCommand(args, write) {
             throw new InputError({ file: args.out }, 'already exists', 'pass --force to overwrite it');
         throw new InputError({ file: args.out }, `cannot be written: ${error.message}`, 'check the folder exists and is writable');
     }
-    write(describeInspection(ins, args.out));
+    write(describeInspection(ins, args.out, args.command));
 }
 
 const CHUNK = 1 << 16;
@@ -47896,98 +49377,32 @@ async function validateCommand(options, out, err) {
     return 2;
 }
 
-/** The families of the rules, in a fixed order: every query; each slice attribute; each check's set(s). */
-function subsetFamilies(rules) {
-    const out = [];
-    const seen = new Set();
-    const add = (family) => {
-        const key = familyKey(family);
-        if (seen.has(key))
-            return;
-        seen.add(key);
-        out.push(family);
-    };
-    add({ where: [], by: undefined });
-    for (const attr of rules.slices)
-        add({ where: [], by: attr });
-    for (const check of rules.checks)
-        add({ where: check.where.map(([k, v]) => [k, v]), by: check.perSlice });
-    return out;
+/**
+ * How each engine `retrieval-gate sql` writes for (src/stats/warehouse-sql.ts) spells what standard SQL leaves open:
+ * types, bit operations, md5, ranges and lists, non-finite tests, quoted names, and string literals. One table, so
+ * a dialect is one entry; docs/scale.md, "Dialects", is its prose. The grammars and engines the tests hold these
+ * to: DuckDB (run), Spark SQL (dt-sql-parser, and run on a local Spark), BigQuery (sql-parser-cst, and run in DuckDB
+ * with BigQuery's functions mapped).
+ */
+/** The dialects, in the order `sql --help` lists them. */
+const DIALECT_NAMES = ['duckdb', 'spark', 'bigquery'];
+/** Standard SQL, DuckDB and PostgreSQL: a quote is doubled, a backslash is itself, any other character is itself. */
+function doubledQuotes(text) {
+    return `'${text.replace(/'/g, "''")}'`;
 }
-/** A family's canonical text (for sets and messages). */
-function familyKey(family) {
-    return JSON.stringify([family.where, family.by ?? null]);
+/**
+ * Spark SQL and BigQuery read a backslash in a string literal as the start of an escape (Spark: `\'`, `\\`, `\uXXXX`
+ * and a few letters, its default spark.sql.parser.escapedStringLiterals=false; BigQuery: the same and more), so a
+ * doubled quote is not a quote in every version (Spark 3 reads `'it''s'` as the two literals 'it' and 's',
+ * concatenated) and a value ending in a backslash escapes the closing quote. Here a backslash and a quote are
+ * escaped, and every control character is written as `\uXXXX` (BigQuery refuses a raw newline in a quoted string),
+ * an escape both engines read.
+ */
+function backslashEscaped(text) {
+    const body = text.replace(/[\\'\u0000-\u001f\u007f]/g, (ch) => ch === '\\' ? '\\\\' : ch === "'" ? "\\'" : `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return `'${body}'`;
 }
-/** The filters of the subset of `family` whose `by` attribute has `value` (as decide and the reports name it). */
-function subsetFilters(family, value) {
-    if (family.by === undefined)
-        return family.where.map(([k, v]) => [k, v]);
-    return [
-        ...family.where.map(([k, v]) => [k, v]),
-        [family.by, value]
-    ].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
-/** Every attribute the families read (where, slices, per_slice) and the stratum attribute, sorted. */
-function familyAttributes(rules) {
-    const names = new Set();
-    for (const f of subsetFamilies(rules)) {
-        for (const [k] of f.where)
-            names.add(k);
-        if (f.by !== undefined)
-            names.add(f.by);
-    }
-    if (rules.statistics.weights)
-        names.add(rules.statistics.weights.by);
-    return [...names].sort();
-}
-/** The version of the aggregates format the SQL writes and the reader reads. */
-const AGGREGATES_VERSION = 1;
-/** The statistics of a metric's `sums` rows, by name, in the order the SQL writes them. */
-const METRIC_STATS = [
-    'sum',
-    'sum_abs',
-    'sum_baseline',
-    'sum_candidate',
-    'm2',
-    'm3',
-    'wins',
-    'losses',
-    'gained',
-    'lost'
-];
-/** The `meta` rows the SQL writes for these rules: the reader refuses aggregates computed for anything else. */
-function aggregatesMeta(rules) {
-    return [
-        ['version', String(AGGREGATES_VERSION)],
-        ['rules_sha256', rules.source.sha256],
-        ['seed', rules.statistics.seed],
-        ['resamples', String(rules.statistics.resamples)],
-        ['permutations', String(rules.statistics.permutations)],
-        ['method', rules.statistics.method ?? 'auto'],
-        ['families', String(subsetFamilies(rules).length)]
-    ];
-}
-/** The `coverage` counts the SQL writes: what the pairing of rows refuses or counts (src/align/pair.ts). */
-function coverageStats(rules) {
-    const metrics = [...rules.metrics.keys()];
-    return [
-        'baseline_rows',
-        'candidate_rows',
-        'baseline_repeated',
-        'candidate_repeated',
-        'only_in_baseline',
-        'only_in_candidate',
-        'missing_ids',
-        ...familyAttributes(rules).map((a) => `missing_attribute:${a}`),
-        ...metrics.flatMap((m) => ['baseline', 'candidate'].flatMap((side) => [
-            `missing_value:${side}:${m}`,
-            `invalid_value:${side}:${m}`,
-            `filled:${side}:${m}`
-        ]))
-    ];
-}
-
-const DIALECTS$1 = {
+const DIALECTS = {
     duckdb: {
         text: 'VARCHAR',
         double: 'DOUBLE',
@@ -47999,6 +49414,7 @@ const DIALECTS$1 = {
         list: (name, items) => `(SELECT unnest([${items.join(', ')}]) AS ${name})`,
         nonFinite: (x) => `(isnan(${x}) OR isinf(${x}))`,
         quote: (name) => `"${name}"`,
+        literal: doubledQuotes,
         materialized: 'MATERIALIZED '
     },
     spark: {
@@ -48012,6 +49428,7 @@ const DIALECTS$1 = {
         list: (name, items) => `(SELECT explode(array(${items.join(', ')})) AS ${name})`,
         nonFinite: (x) => `(isnan(${x}) OR abs(${x}) = double('infinity'))`,
         quote: (name) => `\`${name}\``,
+        literal: backslashEscaped,
         materialized: ''
     },
     bigquery: {
@@ -48025,14 +49442,93 @@ const DIALECTS$1 = {
         list: (name, items) => `(SELECT ${name} FROM UNNEST([${items.join(', ')}]) AS ${name})`,
         nonFinite: (x) => `(IS_NAN(${x}) OR IS_INF(${x}))`,
         quote: (name) => `\`${name}\``,
+        literal: backslashEscaped,
         materialized: ''
     }
 };
-const U32 = 4294967295;
-/** A string literal (single quotes doubled, as all three engines read them). */
-function literal(text) {
-    return `'${text.replace(/'/g, "''")}'`;
+/**
+ * A rules number as the engine's double, exactly: the shortest text that reads back as it (JavaScript's) cast
+ * from a string, which every engine rounds correctly (a bare 0.01 is a DECIMAL in DuckDB and BigQuery).
+ */
+function doubleIn(d, x) {
+    return `CAST(${d.literal(String(x))} AS ${d.double})`;
 }
+
+/** The coverage CTEs and rows for `d` (see the module comment). */
+function coverageSql(d, on) {
+    // COUNT of a CASE, not SUM: 0 over no rows (an empty shard), where SUM gives NULL.
+    const count = (condition) => `COUNT(CASE WHEN ${condition} THEN 1 END)`;
+    const example = (side, condition) => `MIN(CASE WHEN ${condition} THEN ${side}.id END)`;
+    const bad = (side, k) => {
+        const m = on.metrics[k];
+        const x = `${side}.m${k}`;
+        return [
+            d.nonFinite(x),
+            ...(m.binary ? [`(${x} <> 0 AND ${x} <> 1)`] : []),
+            ...(m.range ? [`(${x} < ${doubleIn(d, m.range[0])} OR ${x} > ${doubleIn(d, m.range[1])})`] : [])
+        ].join(' OR ');
+    };
+    const ks = on.metrics.map((_, k) => k);
+    /** One side's pass: itself left-joined with the other side's distinct ids (k.id is NULL: on this side only). */
+    const side = (s) => {
+        // The candidate's values of the exam's queries only (a candidate-only query is never compared).
+        const exam = s === 'c' ? 'k.id IS NOT NULL AND ' : '';
+        const columns = [
+            'COUNT(*) AS n',
+            `COUNT(*) - COUNT(DISTINCT ${s}.id) AS repeated`,
+            `${count(`${s}.id IS NULL`)} AS null_ids`,
+            `${count(`${s}.id IS NOT NULL AND k.id IS NULL`)} AS only`,
+            `${example(s, `${s}.id IS NOT NULL AND k.id IS NULL`)} AS only_example`,
+            ...(s === 'b'
+                ? on.attributes.flatMap(([, col], i) => [
+                    `${count(`b.${col} IS NULL`)} AS ma${i}`,
+                    `${example('b', `b.${col} IS NULL`)} AS ea${i}`
+                ])
+                : []),
+            ...ks.flatMap((k) => [
+                `${count(`${exam}${s}.m${k} IS NULL`)} AS mv${k}`,
+                `${example(s, `${exam}${s}.m${k} IS NULL`)} AS ev${k}`,
+                `${count(`${exam}${s}.m${k} IS NOT NULL AND (${bad(s, k)})`)} AS iv${k}`,
+                `${example(s, `${exam}${s}.m${k} IS NOT NULL AND (${bad(s, k)})`)} AS ei${k}`
+            ])
+        ];
+        const other = s === 'b' ? 'c' : 'b';
+        return `cov_${s} AS (SELECT ${columns.join(', ')} FROM ${s} LEFT JOIN (SELECT DISTINCT id FROM ${other} WHERE id IS NOT NULL) AS k ON ${s}.id = k.id)`;
+    };
+    const repeated = (s) => `cov_r${s} AS (SELECT MIN(id) AS example FROM (SELECT id FROM ${s} GROUP BY id HAVING COUNT(*) > 1) AS r)`;
+    // Filled: the exam's queries whose candidate value is missing, a query the candidate dropped included.
+    const filled = `cov_f AS (SELECT ${['COUNT(*) AS n', ...ks.map((k) => `${count(`c.m${k} IS NULL`)} AS fl${k}`)].join(', ')} FROM b LEFT JOIN c ON b.id = c.id)`;
+    const rows = [
+        { stat: 'baseline_rows', count: 'cov_b.n', example: null },
+        { stat: 'candidate_rows', count: 'cov_c.n', example: null },
+        { stat: 'baseline_repeated', count: 'cov_b.repeated', example: 'cov_rb.example' },
+        { stat: 'candidate_repeated', count: 'cov_c.repeated', example: 'cov_rc.example' },
+        { stat: 'only_in_baseline', count: 'cov_b.only', example: 'cov_b.only_example' },
+        { stat: 'only_in_candidate', count: 'cov_c.only', example: 'cov_c.only_example' },
+        { stat: 'missing_ids', count: 'cov_b.null_ids + cov_c.null_ids', example: null },
+        ...on.attributes.map(([name], i) => ({
+            stat: `missing_attribute:${name}`,
+            count: `cov_b.ma${i}`,
+            example: `cov_b.ea${i}`
+        })),
+        ...ks.flatMap((k) => ['b', 'c'].flatMap((s) => {
+            const name = `${s === 'b' ? 'baseline' : 'candidate'}:${on.metrics[k].name}`;
+            return [
+                { stat: `missing_value:${name}`, count: `cov_${s}.mv${k}`, example: `cov_${s}.ev${k}` },
+                { stat: `invalid_value:${name}`, count: `cov_${s}.iv${k}`, example: `cov_${s}.ei${k}` },
+                // The baseline's filled values are its missing ones; the candidate's, those of the exam's queries it lacks.
+                { stat: `filled:${name}`, count: s === 'b' ? `cov_b.mv${k}` : `cov_f.fl${k}`, example: null }
+            ];
+        }))
+    ];
+    return {
+        ctes: [side('b'), side('c'), filled, repeated('b'), repeated('c')],
+        from: 'cov_b CROSS JOIN cov_c CROSS JOIN cov_f CROSS JOIN cov_rb CROSS JOIN cov_rc',
+        rows
+    };
+}
+
+const U32 = 4294967295;
 /** x · c modulo 2^32 for 0 <= x < 2^32, without a 64-bit overflow: c split into 16-bit halves. */
 function mul32(x, c) {
     const lo = c & 0xffff;
@@ -48047,7 +49543,7 @@ function column(d, name, key, file) {
 }
 /** The SQL statement for the rules (see the module comment). */
 function warehouseSql(rules, options) {
-    const d = DIALECTS$1[options.dialect];
+    const d = DIALECTS[options.dialect];
     const file = rules.source.file;
     refuseUnsupported(rules);
     const metrics = [...rules.metrics.values()];
@@ -48059,7 +49555,7 @@ function warehouseSql(rules, options) {
     const pairs = Math.ceil(resamples / 2);
     const words = Math.ceil(permutations / 32);
     const seeds = seedKeys(rules.statistics.seed);
-    const shard = literal(options.shard ?? 'all');
+    const shard = d.literal(options.shard ?? 'all');
     const attrCol = new Map(attrs.map((a, i) => [a, `a${i}`]));
     const M = metrics.length;
     const idx = Array.from({ length: M }, (_, k) => k);
@@ -48067,23 +49563,30 @@ function warehouseSql(rules, options) {
     const thresholds = rules.checks.flatMap((c) => c.kind.type === 'max_regressions'
         ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }]
         : []);
+    // A metric is a number on every path: `+ 0` is a type error for a boolean or text column in every engine, where a
+    // CAST would turn true into 1 in DuckDB and Spark and fail in BigQuery (docs/scale.md, "Booleans").
+    const metricColumn = (k) => `CAST(${mcol[k]} + 0 AS ${d.double}) AS m${k}`;
     const b = [
         `CAST(${id} AS ${d.text}) AS id`,
         ...attrs.map((a) => `CAST(${column(d, a, `attribute ${a}`, file)} AS ${d.text}) AS ${attrCol.get(a)}`),
-        ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)
+        ...idx.map(metricColumn)
     ];
-    const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map((k) => `CAST(${mcol[k]} AS ${d.double}) AS m${k}`)];
+    const c = [`CAST(${id} AS ${d.text}) AS id`, ...idx.map(metricColumn)];
     // Under missing: zero a missing value (and every value of a query the candidate dropped) is the metric's fill.
     const zero = rules.queries.missing === 'zero';
-    const fill = (k) => (zero ? `COALESCE(c.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `c.m${k}`);
-    const base = (k) => (zero ? `COALESCE(b.m${k}, ${numberIn(d, metrics[k].fill ?? 0)})` : `b.m${k}`);
+    // A value that is not finite is counted in coverage (invalid_value, with its query), which the gate refuses with
+    // the query named; in the sums it is 0, so no NaN reaches a sum and the refusal is that one, not an unreadable sum.
+    const finite = (x) => `CASE WHEN ${d.nonFinite(x)} THEN CAST(0 AS ${d.double}) ELSE ${x} END`;
+    const value = (side, k) => zero ? `COALESCE(${finite(`${side}.m${k}`)}, ${doubleIn(d, metrics[k].fill ?? 0)})` : finite(`${side}.m${k}`);
+    const fill = (k) => value('c', k);
+    const base = (k) => value('b', k);
     // The pairs: the baseline's queries (the exam) with the candidate's values; d = candidate - baseline, as IEEE doubles.
     const p = [
         'b.id AS id',
         `${d.md5Word('b.id', 0)} AS k1`,
         `${d.md5Word('b.id', 1)} AS k2`,
         ...attrs.map((a) => `b.${attrCol.get(a)} AS ${attrCol.get(a)}`),
-        `${stratum === undefined ? literal('') : `b.${attrCol.get(stratum)}`} AS s`,
+        `${stratum === undefined ? d.literal('') : `b.${attrCol.get(stratum)}`} AS s`,
         ...idx.flatMap((k) => [
             `${base(k)} AS b${k}`,
             `${fill(k)} AS c${k}`,
@@ -48094,11 +49597,13 @@ function warehouseSql(rules, options) {
         .map((f, g) => (f.by === undefined ? null : `WHEN ${g} THEN p.${attrCol.get(f.by)}`))
         .filter((x) => x !== null);
     const familyWhere = families
-        .map((f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k)} = ${literal(v)}`).join('')})`)
+        .map((f, g) => `(f.g = ${g}${f.where.map(([k, v]) => ` AND p.${attrCol.get(k)} = ${d.literal(v)}`).join('')})`)
         .join(' OR ');
     const e = [
         'f.g AS g',
-        familyCase.length === 0 ? `${literal('')} AS v` : `CASE f.g ${familyCase.join(' ')} ELSE ${literal('')} END AS v`,
+        familyCase.length === 0
+            ? `${d.literal('')} AS v`
+            : `CASE f.g ${familyCase.join(' ')} ELSE ${d.literal('')} END AS v`,
         'p.s AS s',
         `${d.xor('p.k1', String(seeds.weights >>> 0))} AS kw`,
         `${d.xor('p.k1', String(seeds.signs >>> 0))} AS ks`,
@@ -48118,11 +49623,14 @@ function warehouseSql(rules, options) {
             `SUM(CASE WHEN b${k} = 0 AND c${k} = 1 THEN 1 ELSE 0 END) AS gained${k}`,
             `SUM(CASE WHEN b${k} = 1 AND c${k} = 0 THEN 1 ELSE 0 END) AS lost${k}`
         ]),
-        ...thresholds.map((t, i) => `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${numberIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`)
+        ...thresholds.map((t, i) => `SUM(CASE WHEN ${-sign(t.metric)} * d${t.metric} > ${doubleIn(d, t.threshold)} THEN 1 ELSE 0 END) AS reg${i}`)
     ];
+    // Centred moments of the differences and of the candidate's values (levels), about the cell's means (two passes).
     const moments = idx.flatMap((k) => [
         `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m2_${k}`,
-        `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`
+        `SUM((e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k}) * (e.d${k} - mean.mu${k})) AS m3_${k}`,
+        `SUM((e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k})) AS mc2_${k}`,
+        `SUM((e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k}) * (e.c${k} - mean.cu${k})) AS mc3_${k}`
     ]);
     const weight = (u) => `CASE ${POISSON_THRESHOLDS.map((t, w) => `WHEN ${u} < ${t} THEN ${w}`).join(' ')} ELSE ${POISSON_THRESHOLDS.length} END`;
     const stage = (from, columns) => `SELECT ${columns.join(', ')} FROM ${from}`;
@@ -48159,81 +49667,20 @@ function warehouseSql(rules, options) {
         'j',
         ...bits.flatMap((t) => idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`))
     ]);
-    const out = (section, cols) => `SELECT ${literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`;
-    const metricName = (k) => `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${literal(m.name)}`).join(' ')} END`;
+    const out = (section, cols) => `SELECT ${d.literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`;
+    const metricName = (k) => `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${d.literal(m.name)}`).join(' ')} END`;
     const pick = (k, prefix) => `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`;
     const statNames = [...METRIC_STATS];
-    const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost'];
+    const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost', 'mc2_', 'mc3_'];
     const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`;
-    const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${literal(name)}`).join(' ')} END`;
+    const statName = `CASE st.i ${statNames.map((name, i) => `WHEN ${i} THEN ${d.literal(name)}`).join(' ')} END`;
     const withSums = options.histogramsOnly !== true;
     const meta = [
         ...aggregatesMeta(rules),
         ['sums', withSums ? 'all' : 'histograms'],
         ['dialect', options.dialect]
     ];
-    const coverage = [
-        ['baseline_rows', '(SELECT COUNT(*) FROM b)', literal('')],
-        ['candidate_rows', '(SELECT COUNT(*) FROM c)', literal('')],
-        [
-            'baseline_repeated',
-            '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM b)',
-            '(SELECT MIN(id) FROM (SELECT id FROM b GROUP BY id HAVING COUNT(*) > 1) AS r)'
-        ],
-        [
-            'candidate_repeated',
-            '(SELECT COUNT(*) - COUNT(DISTINCT id) FROM c)',
-            '(SELECT MIN(id) FROM (SELECT id FROM c GROUP BY id HAVING COUNT(*) > 1) AS r)'
-        ],
-        [
-            'only_in_baseline',
-            '(SELECT COUNT(*) FROM b WHERE b.id NOT IN (SELECT id FROM c))',
-            '(SELECT MIN(id) FROM b WHERE b.id NOT IN (SELECT id FROM c))'
-        ],
-        [
-            'only_in_candidate',
-            '(SELECT COUNT(*) FROM c WHERE c.id NOT IN (SELECT id FROM b))',
-            '(SELECT MIN(id) FROM c WHERE c.id NOT IN (SELECT id FROM b))'
-        ],
-        [
-            'missing_ids',
-            '(SELECT COUNT(*) FROM b WHERE b.id IS NULL) + (SELECT COUNT(*) FROM c WHERE c.id IS NULL)',
-            literal('')
-        ],
-        ...attrs.map((a) => [
-            `missing_attribute:${a}`,
-            `(SELECT COUNT(*) FROM b WHERE b.${attrCol.get(a)} IS NULL)`,
-            `(SELECT MIN(id) FROM b WHERE b.${attrCol.get(a)} IS NULL)`
-        ]),
-        ...idx.flatMap((k) => ['b', 'c'].flatMap((side) => {
-            const m = metrics[k];
-            const name = `${side === 'b' ? 'baseline' : 'candidate'}:${m.name}`;
-            const bad = [
-                d.nonFinite(`m${k}`),
-                ...(m.binary ? [`(m${k} <> 0 AND m${k} <> 1)`] : []),
-                ...(m.range ? [`(m${k} < ${numberIn(d, m.range[0])} OR m${k} > ${numberIn(d, m.range[1])})`] : [])
-            ].join(' OR ');
-            // The candidate's values of the exam's queries only (a candidate-only query is never compared).
-            const exam = side === 'c' ? ' AND id IN (SELECT id FROM b)' : '';
-            // Filled: the exam's queries whose value is missing on this side, a query the candidate dropped included.
-            const filled = side === 'b'
-                ? `(SELECT COUNT(*) FROM b WHERE m${k} IS NULL)`
-                : `(SELECT COUNT(*) FROM b LEFT JOIN c ON b.id = c.id WHERE c.m${k} IS NULL)`;
-            return [
-                [
-                    `missing_value:${name}`,
-                    `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NULL${exam})`,
-                    `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NULL${exam})`
-                ],
-                [
-                    `invalid_value:${name}`,
-                    `(SELECT COUNT(*) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`,
-                    `(SELECT MIN(id) FROM ${side} WHERE m${k} IS NOT NULL AND (${bad})${exam})`
-                ],
-                [`filled:${name}`, filled, literal('')]
-            ];
-        }))
-    ];
+    const coverage = coverageSql(d, { metrics, attributes: attrs.map((a) => [a, attrCol.get(a)]) });
     // A shard's histogram of a subset's column when it has few values in all (the gate checks the share of the subset's queries).
     const histogramRows = `SELECT h.g, h.v, h.s, h.mk, h.dv, h.cnt FROM hist AS h JOIN histsize AS z ON h.g = z.g AND h.v = z.v AND h.mk = z.mk WHERE z.vals <= ${HISTOGRAM_MAX_VALUES}`;
     const ctes = [
@@ -48241,61 +49688,58 @@ function warehouseSql(rules, options) {
         `c AS ${d.materialized}(SELECT ${c.join(', ')} FROM ${options.candidate})`,
         `p AS (SELECT ${p.join(', ')} FROM b ${rules.queries.missing === 'zero' ? 'LEFT' : 'INNER'} JOIN c ON b.id = c.id)`,
         `e AS ${d.materialized}(SELECT ${e.join(', ')} FROM p CROSS JOIN ${d.list('g', families.map((_, g) => g))} AS f WHERE ${familyWhere})`,
-        `mean AS (SELECT g, v, s, ${idx.map((k) => `AVG(d${k}) AS mu${k}`).join(', ')} FROM e GROUP BY g, v, s)`,
+        `mean AS (SELECT g, v, s, ${idx.flatMap((k) => [`AVG(d${k}) AS mu${k}`, `AVG(c${k}) AS cu${k}`]).join(', ')} FROM e GROUP BY g, v, s)`,
         `sums AS (SELECT e.g, e.v, e.s, ${[...sums.map((x) => x.replace(/\b(d|b|c)(\d+)\b/g, 'e.$1$2')), ...moments].join(', ')} FROM e JOIN mean ON e.g = mean.g AND e.v = mean.v AND e.s = mean.s GROUP BY e.g, e.v, e.s)`,
         `hist AS (SELECT g, v, s, mk, dv, COUNT(*) AS cnt FROM (SELECT e.g, e.v, e.s, mm.k AS mk, ${pick('mm.k', 'e.d')} AS dv FROM e CROSS JOIN ${d.list('k', idx)} AS mm) AS hx GROUP BY g, v, s, mk, dv)`,
         `histsize AS (SELECT g, v, mk, COUNT(*) AS vals FROM hist GROUP BY g, v, mk)`,
         ...(withSums
             ? [`poisson AS (${poissonSql} GROUP BY g, v, s, j)`, `signs AS (${signsSql} GROUP BY g, v, s, j)`]
-            : [])
+            : []),
+        ...coverage.ctes
     ];
-    const none = literal('');
+    const none = d.literal('');
     const selects = [
         ...meta.map(([k, v]) => out('meta', {
             family: '0',
-            value: literal(v),
+            value: d.literal(v),
             stratum: none,
             metric: none,
-            stat: literal(k),
+            stat: d.literal(k),
             slot: '0',
             x: '0',
             y: '0'
         })),
-        ...coverage.map(([k, count, example]) => out('coverage', {
+        // The coverage counts, unpivoted from their one-row relations by an index (each relation computed once).
+        `${out('coverage', {
             family: '0',
-            value: `COALESCE(${example}, '')`,
+            value: `COALESCE(CASE ci.i ${coverage.rows.flatMap((r, i) => (r.example === null ? [] : [`WHEN ${i} THEN ${r.example}`])).join(' ')} END, '')`,
             stratum: none,
             metric: none,
-            stat: literal(k),
+            stat: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${d.literal(r.stat)}`).join(' ')} END`,
             slot: '0',
-            x: count,
+            x: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${r.count}`).join(' ')} END`,
             y: '0'
-        })),
-        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
-        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list('i', statNames.map((_, i) => i))} AS st`,
-        ...thresholds.map((t, i) => `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: literal(metrics[t.metric].name), stat: literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`),
+        })} FROM ${coverage.from} CROSS JOIN ${d.list('i', coverage.rows.map((_, i) => i))} AS ci`,
+        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: d.literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
+        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|mc2_|mc3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list('i', statNames.map((_, i) => i))} AS st`,
+        ...thresholds.map((t, i) => `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: d.literal(metrics[t.metric].name), stat: d.literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`),
         ...(withSums
             ? [
-                `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
-                `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${bits.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', bits)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
+                `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: d.literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
+                `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: d.literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${bits.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', bits)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
             ]
             : []),
-        `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
+        `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: d.literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
     ];
-    return `-- retrieval-gate sql: the sums the gate needs, for ${literal(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
--- Shard ${shard}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines and pass it to
--- retrieval-gate gate --rules RULES --aggregates FILE [--aggregates FILE ...] (one file per shard, or one for all).
+    return `-- retrieval-gate sql: the sums the gate needs, for ${JSON.stringify(file)} (sha256 ${rules.source.sha256}), ${options.dialect} dialect.
+-- Shard ${JSON.stringify(options.shard ?? 'all')}. Export the result (every column, any row order) as Parquet, CSV or JSON Lines (a
+-- file, or a directory of part files) and pass it to retrieval-gate gate --rules RULES --aggregates FILE|DIR
+-- [--aggregates FILE ...] (one per shard, or one for all). A metric column must be numeric: a boolean or text one
+-- stops the statement at "+ 0" (write it as 0/1, CAST(hit AS INT)), as the rows path refuses it.
 WITH
 ${ctes.join(',\n')}
 ${selects.join('\nUNION ALL\n')}
 `;
-}
-/**
- * A rules number as the engine's double, exactly: the shortest text that reads back as it (JavaScript's) cast
- * from a string, which every engine rounds correctly (a bare 0.01 is a DECIMAL in DuckDB and BigQuery).
- */
-function numberIn(d, x) {
-    return `CAST(${literal(String(x))} AS ${d.double})`;
 }
 /** What the SQL path does not compute yet: refused with the key, never silently approximated. */
 function refuseUnsupported(rules) {
@@ -48305,20 +49749,39 @@ function refuseUnsupported(rules) {
     }
     if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined)
         throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it');
+    refuseAutoMethod(rules);
     if (rules.judgments !== undefined || rules.dataset !== undefined) {
         throw new InputError({ file, key: rules.judgments ? 'judgments' : 'dataset' }, 'the warehouse SQL reads per-query metric rows, not runs scored against judgments', 'score the runs into per-query rows in the warehouse first, then drop judgments / dataset from these rules');
     }
 }
+/**
+ * statistics.method auto picks its law from the number of queries (multinomial below {@link POISSON_FROM_UNITS},
+ * src/stats/resampling.ts), which the statement cannot see before it runs; below that size a metric with many
+ * distinct differences would need the rows, and `gate --aggregates` would refuse it only after the warehouse ran.
+ * So the SQL is written only for a law fixed in the rules: poisson (any metric, any size) or multinomial (drawn by
+ * counts from the histograms: metrics with few distinct values), or auto when every metric is binary (drawn by
+ * counts under either law).
+ */
+function refuseAutoMethod(rules) {
+    if ((rules.statistics.method ?? 'auto') !== 'auto')
+        return;
+    const continuous = [...rules.metrics.values()].filter((m) => !m.binary).map((m) => m.name);
+    if (continuous.length === 0)
+        return;
+    throw new InputError({ file: rules.source.file, key: 'statistics.method' }, `is auto, which chooses its law by the number of queries (multinomial below ${POISSON_FROM_UNITS}), a number the SQL cannot know before the warehouse runs it; below it ${continuous
+        .slice(0, 3)
+        .map((m) => JSON.stringify(m))
+        .join(', ')}${continuous.length > 3 ? ', …' : ''} would need the rows`, 'set statistics.method: poisson (its weights are computed where the rows are, at any size), or multinomial when every metric takes few values (add --histograms-only)');
+}
 
-const DIALECTS = ['duckdb', 'spark', 'bigquery'];
 /**
  * `retrieval-gate sql`: writes the SQL statement that computes, where the rows are, the sums the gate decides from
  * (src/stats/warehouse-sql.ts), for one rules file; `gate --aggregates FILE` reads its result.
  */
 async function sqlCommand(options, out) {
     const dialect = options.dialect;
-    if (!DIALECTS.includes(dialect))
-        throw new InputError({ key: '--dialect' }, `${JSON.stringify(options.dialect)} is not a dialect the SQL is written for`, `use one of ${DIALECTS.join(', ')}`);
+    if (!DIALECT_NAMES.includes(dialect))
+        throw new InputError({ key: '--dialect' }, `${JSON.stringify(options.dialect)} is not a dialect the SQL is written for`, `use one of ${DIALECT_NAMES.join(', ')}`);
     const rules = await readRules(options.rules);
     const sql = warehouseSql(rules, {
         dialect,
@@ -48328,1103 +49791,12 @@ async function sqlCommand(options, out) {
         shard: options.shard,
         histogramsOnly: options.histogramsOnly
     });
+    // What the SQL computes, the gate decides from only when nothing in the rules needs the rows.
+    refuseRowsOnly(rules);
     if (options.out !== undefined)
         await writeOutput(options.out, sql);
     else
         out(sql);
-}
-
-/**
- * Reads the aggregates `retrieval-gate sql` computes in a warehouse (src/stats/warehouse-sql.ts): one or more files
- * (Parquet, CSV with a header, or JSON Lines) of rows (section, shard, family, value, stratum, metric, stat, slot,
- * x, y), any row order, a shard's rows in any of the files. The files are an answer like the candidate's rows
- * (docs/trust.md): every row is checked, capped and refused with its file and line, and the shards are added in
- * the order of their names, so the same aggregates in any order and any split give the same sums.
- *
- * Refused: rows for other rules (the rules' sha256, seed, resamples, permutations or method), a section, family,
- * metric, statistic or slot the rules do not have, a key given twice in a shard, a number that is not finite
- * (or a count that is not a whole number), a shard missing a statistic, a resample or a sign pattern, and what
- * the pairing of rows refuses (counted by the SQL: ids on one side only under `missing: error`, repeated ids,
- * missing or invalid values, missing attributes).
- */
-/** Most rows read over all files: at 10^4 resamples and sign patterns a subset and stratum is about 80,000 rows. */
-const MAX_AGGREGATE_ROWS = 20_000_000;
-/** Most shards (names) the files may hold. */
-const MAX_SHARDS = 10_000;
-/** Most values one family's attribute may have (the rows path's cap on slice values, src/align/slice-values.ts). */
-const MAX_FAMILY_VALUES = 20_000;
-const SECTIONS = new Set(['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram']);
-const HINT = 'pass the result of the statement `retrieval-gate sql --rules RULES` writes, run on the rows these rules gate, unchanged';
-/** Reads and merges the aggregates files for these rules. */
-async function readAggregates(files, rules) {
-    const metrics = [...rules.metrics.keys()];
-    const metricIndex = new Map(metrics.map((m, i) => [m, i]));
-    const families = subsetFamilies(rules);
-    const pairs = Math.ceil(rules.statistics.resamples / 2);
-    const permutations = rules.statistics.permutations;
-    const checks = new Map(rules.checks
-        .filter((c) => c.kind.type === 'max_regressions')
-        .map((c) => [c.index, metricIndex.get(c.metric)]));
-    const shards = new Map();
-    let rows = 0;
-    const cellOf = (shard, r) => {
-        const key = `${r.family}\u0000${r.value}\u0000${r.stratum}`;
-        let cell = shard.cells.get(key);
-        if (!cell) {
-            const M = metrics.length;
-            cell = {
-                family: r.family,
-                value: r.value,
-                stratum: r.stratum,
-                n: undefined,
-                stats: new Float64Array(M * METRIC_STATS.length).fill(Number.NaN),
-                regressions: metrics.map(() => new Map()),
-                poisson: Array.from({ length: M + 1 }, () => new Float64Array(2 * pairs)),
-                poissonSeen: Array.from({ length: M + 1 }, () => new Uint8Array(pairs)),
-                minus: Array.from({ length: M }, () => new Float64Array(permutations)),
-                minusSeen: Array.from({ length: M }, () => new Uint8Array(permutations)),
-                histogram: metrics.map(() => null)
-            };
-            shard.cells.set(key, cell);
-        }
-        return cell;
-    };
-    const twice = (r, what) => {
-        throw new InputError(r.where, `${what} of shard ${quote(r.shard)} is given twice`, 'each shard sends every sum once: do not concatenate a shard with itself');
-    };
-    const count = (r, x, what) => {
-        if (!Number.isSafeInteger(x) || x < 0)
-            throw new InputError(r.where, `${what} is ${x}, not a count`, HINT);
-        return x;
-    };
-    const metricOf = (r) => {
-        const m = metricIndex.get(r.metric);
-        if (m === undefined)
-            throw new InputError(r.where, `names the metric ${quote(r.metric)}, which the rules do not have`, `the rules' metrics: ${metrics.map((x) => quote(x)).join(', ')}; ${HINT}`);
-        return m;
-    };
-    const onRow = (r) => {
-        if (++rows > MAX_AGGREGATE_ROWS)
-            throw new InputError(r.where, `more than ${MAX_AGGREGATE_ROWS} rows of aggregates`, 'fewer slice values, resamples or permutations (docs/limits.md)');
-        let shard = shards.get(r.shard);
-        if (!shard) {
-            if (shards.size >= MAX_SHARDS)
-                throw new InputError(r.where, `more than ${MAX_SHARDS} shards`, 'run the SQL over larger shards (or the whole table at once)');
-            shards.set(r.shard, (shard = { meta: new Map(), coverage: new Map(), cells: new Map() }));
-        }
-        if (r.section === 'meta') {
-            if (shard.meta.has(r.stat))
-                twice(r, `meta ${quote(r.stat)}`);
-            shard.meta.set(r.stat, r.value);
-            return;
-        }
-        if (r.section === 'coverage') {
-            if (shard.coverage.has(r.stat))
-                twice(r, `coverage ${quote(r.stat)}`);
-            shard.coverage.set(r.stat, { count: count(r, r.x, `coverage ${quote(r.stat)}`), example: r.value });
-            return;
-        }
-        if (r.family < 0 || r.family >= families.length)
-            throw new InputError(r.where, `names family ${r.family}; these rules have ${families.length} (0 .. ${families.length - 1})`, HINT);
-        if (families[r.family].by === undefined && r.value !== '')
-            throw new InputError(r.where, `gives family ${r.family} the value ${quote(r.value)}, but it has no attribute`, HINT);
-        if (rules.statistics.weights === undefined && r.stratum !== '')
-            throw new InputError(r.where, `names the stratum ${quote(r.stratum)}, but the rules have no statistics.weights`, HINT);
-        const cell = cellOf(shard, r);
-        if (r.section === 'sums') {
-            if (r.stat === 'n') {
-                if (cell.n !== undefined)
-                    twice(r, 'the count of queries');
-                cell.n = count(r, r.x, 'n');
-                return;
-            }
-            const m = metricOf(r);
-            if (r.stat.startsWith('regressions:')) {
-                const check = Number(r.stat.slice('regressions:'.length));
-                if (checks.get(check) !== m)
-                    throw new InputError(r.where, `${quote(r.stat)} of ${quote(r.metric)} names no max_regressions check of the rules on that metric`, HINT);
-                if (cell.regressions[m].has(check))
-                    twice(r, quote(r.stat));
-                cell.regressions[m].set(check, count(r, r.x, quote(r.stat)));
-                return;
-            }
-            const i = METRIC_STATS.indexOf(r.stat);
-            if (i < 0)
-                throw new InputError(r.where, `the statistic ${quote(r.stat)} is not one of the sums (${METRIC_STATS.join(', ')})`, HINT);
-            const at = m * METRIC_STATS.length + i;
-            if (!Number.isNaN(cell.stats[at]))
-                twice(r, `${r.stat} of ${quote(r.metric)}`);
-            cell.stats[at] = i >= 6 ? count(r, r.x, r.stat) : r.x;
-            return;
-        }
-        if (r.section === 'poisson') {
-            const m = r.metric === '' ? metrics.length : metricOf(r);
-            if (r.stat !== 'weights' || r.slot >= pairs)
-                throw new InputError(r.where, `Poisson row ${quote(r.stat)} ${r.slot}: the rules have ${pairs} pairs of resamples (slots 0 .. ${pairs - 1}, stat weights)`, HINT);
-            if (cell.poissonSeen[m][r.slot])
-                twice(r, `Poisson pair ${r.slot}${r.metric === '' ? '' : ` of ${quote(r.metric)}`}`);
-            cell.poissonSeen[m][r.slot] = 1;
-            if (m === metrics.length) {
-                count(r, r.x, 'a sum of weights');
-                count(r, r.y, 'a sum of weights');
-            }
-            cell.poisson[m][2 * r.slot] = r.x;
-            if (2 * r.slot + 1 < 2 * pairs)
-                cell.poisson[m][2 * r.slot + 1] = r.y;
-            return;
-        }
-        if (r.section === 'signs') {
-            const m = metricOf(r);
-            if (r.stat !== 'minus' || r.slot >= permutations)
-                throw new InputError(r.where, `sign row ${quote(r.stat)} ${r.slot}: the rules have ${permutations} sign patterns (slots 0 .. ${permutations - 1}, stat minus)`, HINT);
-            if (cell.minusSeen[m][r.slot])
-                twice(r, `sign pattern ${r.slot} of ${quote(r.metric)}`);
-            cell.minusSeen[m][r.slot] = 1;
-            cell.minus[m][r.slot] = r.x;
-            return;
-        }
-        const m = metricOf(r);
-        if (r.stat !== 'count')
-            throw new InputError(r.where, `histogram row ${quote(r.stat)}: the stat of a histogram row is count`, HINT);
-        const h = (cell.histogram[m] ??= new Map());
-        const v = r.x + 0;
-        if (h.has(v))
-            twice(r, `the histogram value ${v} of ${quote(r.metric)}`);
-        h.set(v, count(r, r.y, 'a histogram count'));
-    };
-    for (const file of files)
-        await readRows(file, onRow);
-    if (shards.size === 0)
-        throw new InputError({ file: files[0]?.name }, 'holds no aggregates', HINT);
-    const names = [...shards.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const label = files.map((f) => f.name).join(', ');
-    const sums = shards.get(names[0]).meta.get('sums');
-    for (const name of names) {
-        const shard = shards.get(name);
-        if (shard.meta.get('sums') !== sums || (sums !== 'all' && sums !== 'histograms')) {
-            throw new InputError({ file: label, key: 'meta sums' }, `shard ${quote(name)} has the sums ${quote(shard.meta.get('sums') ?? '(none)')}, shard ${quote(names[0])} ${quote(sums ?? '(none)')}`, 'write every shard with the same retrieval-gate sql options');
-        }
-        checkShard(name, shard, rules, {
-            label,
-            checks,
-            metrics: metrics.length,
-            resampled: sums === 'all'
-        });
-    }
-    return {
-        source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
-        shards: names,
-        sums: sums,
-        coverage: mergeCoverage(names.map((n) => shards.get(n).coverage)),
-        subsets: mergeSubsets(names.map((n) => shards.get(n)), metrics.length)
-    };
-}
-/**
- * Every row of one file, in the layout the format registry detects (src/readers/formats.ts, kind `aggregates`:
- * Parquet by its magic, CSV by its name, else JSON Lines).
- */
-async function readRows(file, onRow) {
-    const { entry, probe } = await detectFormat({ kind: 'aggregates', file: file.path, name: file.name });
-    await entry.read(probe, {
-        path: file.path,
-        name: file.name,
-        hint: HINT,
-        onCells: (get, where) => onRow(toRow(get, where))
-    });
-}
-/** A row from its fields (numbers or text), every field checked. */
-function toRow(get, where) {
-    const text = (c, empty = true) => {
-        const v = get(c);
-        const s = v === null || v === undefined
-            ? ''
-            : typeof v === 'string'
-                ? v
-                : typeof v === 'number' || typeof v === 'bigint'
-                    ? String(v)
-                    : undefined;
-        if (s === undefined)
-            throw new InputError({ ...where, key: c }, `is not text`, HINT);
-        if (s.length > MAX_ATTRIBUTE_CHARS)
-            throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT);
-        if (!empty && s === '')
-            throw new InputError({ ...where, key: c }, 'is empty', HINT);
-        return s;
-    };
-    const number = (c, integer) => {
-        const v = get(c);
-        const x = typeof v === 'number' ? v : typeof v === 'string' ? (parseDecimal$1(v.trim()) ?? Number.NaN) : Number.NaN;
-        if (!Number.isFinite(x) || (integer && !Number.isSafeInteger(x)))
-            throw new InputError({ ...where, key: c }, `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`, HINT);
-        return x;
-    };
-    const section = text('section', false);
-    if (!SECTIONS.has(section))
-        throw new InputError({ ...where, key: 'section' }, `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`, HINT);
-    const row = {
-        section,
-        shard: text('shard', false),
-        family: number('family', true),
-        value: text('value'),
-        stratum: text('stratum'),
-        metric: text('metric'),
-        stat: text('stat', false),
-        slot: number('slot', true),
-        x: number('x', false),
-        y: number('y', false),
-        where
-    };
-    if (row.slot < 0)
-        throw new InputError({ ...where, key: 'slot' }, `${row.slot} is negative`, HINT);
-    return row;
-}
-/** A shard holds everything the rules need, and was computed for them. */
-function checkShard(name, shard, rules, size) {
-    const where = { file: size.label };
-    for (const [key, expected] of aggregatesMeta(rules)) {
-        const got = shard.meta.get(key);
-        if (got !== expected) {
-            throw new InputError({ ...where, key: `meta ${key}` }, `shard ${quote(name)} was computed for ${key} ${got === undefined ? '(none)' : quote(got)}, but these rules have ${quote(expected)}`, 'write the SQL again for these rules (retrieval-gate sql --rules RULES) and run it: the sums depend on the rules');
-        }
-    }
-    for (const stat of coverageStats(rules))
-        if (!shard.coverage.has(stat))
-            throw new InputError({ ...where, key: `coverage ${stat}` }, `shard ${quote(name)} has no coverage count ${quote(stat)}`, HINT);
-    const families = subsetFamilies(rules);
-    const values = new Map();
-    for (const cell of shard.cells.values()) {
-        const at = `shard ${quote(name)}, family ${cell.family}${cell.value === '' ? '' : ` = ${quote(cell.value)}`}${cell.stratum === '' ? '' : `, stratum ${quote(cell.stratum)}`}`;
-        if (cell.n === undefined)
-            throw new InputError(where, `${at} has no count of queries (sums n)`, HINT);
-        const lacking = (what) => {
-            throw new InputError(where, `${at} lacks ${what}`, HINT);
-        };
-        for (let m = 0; m < size.metrics; m++) {
-            for (let i = 0; i < METRIC_STATS.length; i++)
-                if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i]))
-                    lacking(`${METRIC_STATS[i]} of metric ${m + 1}`);
-            if (size.resampled && cell.minusSeen[m].includes(0))
-                lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`);
-        }
-        for (let m = 0; m <= size.metrics; m++)
-            if (size.resampled && cell.poissonSeen[m].includes(0))
-                lacking(`Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`);
-        for (const [check, m] of size.checks)
-            if (!cell.regressions[m].has(check))
-                lacking(`regressions:${check}`);
-        let set = values.get(cell.family);
-        if (!set)
-            values.set(cell.family, (set = new Set()));
-        set.add(cell.value);
-        if (set.size > MAX_FAMILY_VALUES)
-            throw new InputError(where, `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`, 'slice by an attribute with fewer values (the same cap as for rows)');
-    }
-}
-function mergeCoverage(parts) {
-    const out = new Map();
-    for (const part of parts) {
-        for (const [stat, c] of part) {
-            const seen = out.get(stat);
-            out.set(stat, {
-                count: (seen?.count ?? 0) + c.count,
-                example: seen && seen.example !== '' ? seen.example : c.example
-            });
-        }
-    }
-    return out;
-}
-const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-/** The shards' cells added, shard after shard in name order; histograms only where every shard with queries sent one. */
-function mergeSubsets(shards, M) {
-    const subsets = new Map();
-    for (const shard of shards) {
-        for (const cell of shard.cells.values()) {
-            if (cell.n === 0)
-                continue;
-            const key = `${cell.family}\u0000${cell.value}`;
-            let subset = subsets.get(key);
-            if (!subset)
-                subsets.set(key, (subset = { family: cell.family, value: cell.value, strata: new Map() }));
-            let stratum = subset.strata.get(cell.stratum);
-            const n = cell.n;
-            if (!stratum) {
-                stratum = { n: 0, weights: new Float64Array(cell.poisson[M].length), metrics: [], histograms: [] };
-                for (let m = 0; m < M; m++) {
-                    stratum.metrics.push({
-                        sum: 0,
-                        sumAbs: 0,
-                        sumBaseline: 0,
-                        sumCandidate: 0,
-                        m2: 0,
-                        m3: 0,
-                        wins: 0,
-                        losses: 0,
-                        gained: 0,
-                        lost: 0,
-                        regressions: new Map(),
-                        poisson: new Float64Array(cell.poisson[m].length),
-                        minus: new Float64Array(cell.minus[m].length),
-                        histogram: null
-                    });
-                    stratum.histograms.push(new Map());
-                }
-                subset.strata.set(cell.stratum, stratum);
-            }
-            const before = stratum.n;
-            stratum.n = before + n;
-            add(stratum.weights, cell.poisson[M]);
-            for (let m = 0; m < M; m++) {
-                const t = stratum.metrics[m];
-                const s = (i) => cell.stats[m * METRIC_STATS.length + i];
-                mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) });
-                t.sum += s(0);
-                t.sumAbs += s(1);
-                t.sumBaseline += s(2);
-                t.sumCandidate += s(3);
-                t.wins += s(6);
-                t.losses += s(7);
-                t.gained += s(8);
-                t.lost += s(9);
-                for (const [check, c] of cell.regressions[m])
-                    t.regressions.set(check, (t.regressions.get(check) ?? 0) + c);
-                add(t.poisson, cell.poisson[m]);
-                add(t.minus, cell.minus[m]);
-                const merged = stratum.histograms[m];
-                const h = cell.histogram[m];
-                if (merged === null)
-                    continue;
-                if (h === null)
-                    stratum.histograms[m] = null;
-                else
-                    for (const [v, c] of h)
-                        merged.set(v, (merged.get(v) ?? 0) + c);
-            }
-        }
-    }
-    return [...subsets.values()]
-        .sort((a, b) => a.family - b.family || byCode(a.value, b.value))
-        .map((s) => ({
-        family: s.family,
-        value: s.value,
-        strata: [...s.strata.entries()]
-            .sort((a, b) => byCode(a[0], b[0]))
-            .map(([value, st]) => {
-            st.metrics.forEach((t, m) => (t.histogram = histogramOf(st.histograms[m])));
-            return { value, n: st.n, weights: st.weights, metrics: st.metrics };
-        })
-    }));
-}
-function add(into, part) {
-    for (let i = 0; i < into.length; i++)
-        into[i] += part[i];
-}
-/**
- * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
- * about its own mean) joins `before` values already merged into t (before t.sum is updated).
- */
-function mergeMoments(t, before, shard) {
-    const { n, sum, m2, m3 } = shard;
-    if (before === 0) {
-        t.m2 = m2;
-        t.m3 = m3;
-        return;
-    }
-    const total = before + n;
-    const delta = sum / n - t.sum / before;
-    const m2Before = t.m2;
-    t.m2 = m2Before + m2 + (delta * delta * before * n) / total;
-    t.m3 =
-        t.m3 +
-            m3 +
-            (delta * delta * delta * before * n * (before - n)) / (total * total) +
-            (3 * delta * (before * m2 - n * m2Before)) / total;
-}
-function histogramOf(h) {
-    if (h === null)
-        return null;
-    const values = Float64Array.from(h.keys()).sort();
-    return { values, counts: Float64Array.from(values, (v) => h.get(v)) };
-}
-
-/**
- * The groups a column's per-stratum histograms make (its values merged within {@link MERGE_QUANTUM} of the largest
- * |value|): the groups bootstrapPlan builds from the same values as rows. Used by {@link histogramPlan} and by the
- * engine over a warehouse's aggregates (src/stats/aggregate-engine.ts).
- */
-function histogramGroups(strata) {
-    let max = 0;
-    for (const h of strata)
-        for (const v of h.values)
-            if (Math.abs(v) > max && Math.abs(v) !== Infinity)
-                max = Math.abs(v);
-    const groups = new GroupsBuilder(max * MERGE_QUANTUM);
-    for (const h of strata) {
-        groups.stratum();
-        h.values.forEach((v, i) => groups.add(v, 1, h.counts[i]));
-    }
-    return groups.finish();
-}
-
-/** Below this many clusters a cluster bootstrap is known to give intervals that are too narrow (never here: no clusters). */
-const NO_CLUSTERS = null;
-function createAggregateStats(aggregates, rules, options = {}) {
-    const statistics = rules.statistics;
-    const metrics = [...rules.metrics.values()];
-    const families = subsetFamilies(rules);
-    const runner = createRunner(options.threads ?? defaultThreads());
-    const byKey = new Map();
-    const valuesByFamily = new Map();
-    for (const s of aggregates.subsets) {
-        byKey.set(filterKey(subsetFilters(families[s.family], s.value)), s);
-        if (families[s.family].by !== undefined)
-            valuesByFamily.set(s.family, [...(valuesByFamily.get(s.family) ?? []), s.value]);
-    }
-    const all = byKey.get('all');
-    const units = all ? all.strata.reduce((n, st) => n + st.n, 0) : 0;
-    const law = resamplingLaw$1(statistics.method, units);
-    checkWeights(rules, all);
-    const cache = new Map();
-    const subsetCache = new Map();
-    const subsetOf = (filters) => byKey.get(filterKey(filters));
-    const familyOf = (filters, attr) => {
-        const where = [...filters].map(([k, v]) => `${k}=${v}`).join('&');
-        const f = families.findIndex((x) => x.by === attr && x.where.map(([k, v]) => `${k}=${v}`).join('&') === where);
-        if (f < 0)
-            throw new Error(`no family ${where} by ${attr}`);
-        return f;
-    };
-    const stats = (filters) => {
-        const key = filterKey(filters);
-        let s = subsetCache.get(key);
-        if (!s) {
-            s = subsetStats(subsetOf(filters), filters, key);
-            subsetCache.set(key, s);
-        }
-        return s;
-    };
-    /** Everything a subset's comparisons read, computed once: its design summary, resamples' intervals, test. */
-    function subsetStats(subset, filters, key) {
-        const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ');
-        const strata = designStrata(subset, rules, label);
-        const n = strata.strata.reduce((a, st) => a + st.size, 0);
-        const resamples = metrics.map((_, c) => resamplesOf(strata, c, key, n));
-        const randomization = randomizationOf(strata, key, n);
-        return { strata, n, resamples, randomization, intervals: new Map() };
-    }
-    function resamplesOf(d, c, key, n) {
-        const B = statistics.resamples;
-        if (n === 0)
-            return { values: new Float64Array(B).fill(Number.NaN), law: 'multinomial' };
-        if (n === d.strata.length) {
-            let e = 0;
-            for (const s of d.strata)
-                e += (s.weight * (0 + s.sums.metrics[c].sum)) / s.size;
-            return { values: Float64Array.of(e), law: 'multinomial' };
-        }
-        const hist = d.strata.map((s) => s.sums.metrics[c].histogram);
-        const complete = hist.every((h) => h !== null);
-        const groups = complete ? histogramGroups(hist) : null;
-        const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity;
-        const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n;
-        const byCounts = law === 'multinomial'
-            ? fewGroups
-            : statistics.method !== 'poisson' &&
-                fewGroups &&
-                distinct * HISTOGRAM_SHARE <= n &&
-                distinct <= HISTOGRAM_MAX_VALUES;
-        if (byCounts && groups !== null) {
-            const out = new Float64Array(B);
-            const job = multinomialJob({
-                grouped: [groups],
-                columns: [c],
-                strata: d.strata.map((s) => ({ size: s.size, weight: s.weight })),
-                ratio: false,
-                resamples: B,
-                seed: statistics.seed,
-                stream: key,
-                out
-            });
-            runner.run([job]);
-            return { values: out, law: 'multinomial' };
-        }
-        if (law === 'multinomial')
-            refuseMultinomial(rules, metrics[c].name, n);
-        if (aggregates.sums === 'histograms')
-            refuseNoSums(rules, metrics[c].name);
-        const out = new Float64Array(B);
-        for (const s of d.strata) {
-            const sums = s.sums.metrics[c].poisson;
-            const w = s.sums.weights;
-            // The kernel's term of a stratum that drew no unit: weight · (its sum / its size).
-            const mean = s.weight * (s.sums.metrics[c].sum / s.size);
-            for (let b = 0; b < B; b++)
-                out[b] += w[b] > 0 ? (s.weight * sums[b]) / w[b] : mean;
-        }
-        return { values: out, law: 'poisson' };
-    }
-    function randomizationOf(d, key, n) {
-        const k = metrics.length;
-        const P = statistics.permutations;
-        if (n === 0)
-            return { pValues: new Float64Array(k).fill(1), permutations: 0, exact: true };
-        const stream = `${key}\u0000flip`;
-        const pValues = new Float64Array(k);
-        let exact = false;
-        let permutations = P;
-        for (let c = 0; c < k; c++) {
-            const ys = [];
-            const hist = d.strata.map((s) => s.sums.metrics[c].histogram);
-            const f = d.strata.map((s) => s.weight / s.size);
-            let observed = 0;
-            let absSum = 0;
-            d.strata.forEach((s, si) => {
-                observed += f[si] * s.sums.metrics[c].sum;
-                absSum += f[si] * s.sums.metrics[c].sumAbs;
-            });
-            observed = Math.abs(observed);
-            const tol = 1e-9 * absSum;
-            if (n <= 20 && 2 ** n <= Math.max(P, 1)) {
-                // Every sign pattern, from the units' values (the histogram of so few queries is always sent), stratum by stratum.
-                hist.forEach((h) => h.values.forEach((v, i) => {
-                    for (let j = 0; j < h.counts[i]; j++)
-                        ys.push(v);
-                }));
-                const strata = d.strata.map((s) => ({
-                    value: s.value,
-                    start: s.start,
-                    size: s.size,
-                    queries: s.queries,
-                    weight: s.weight,
-                    observedShare: s.observedShare
-                }));
-                const design = {
-                    k: 1,
-                    units: ys.length,
-                    values: Float64Array.from(ys),
-                    counts: null,
-                    strata,
-                    unitOfMember: new Int32Array(ys.length)};
-                const r = signFlipPlan(design, { permutations: P, seed: statistics.seed, stream }).finish();
-                pValues[c] = r.pValues[0];
-                exact = true;
-                permutations = r.permutations;
-                continue;
-            }
-            const abs = absGroupsFrom(hist, f);
-            const distinct = hist.every((h) => h !== null) ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity;
-            const cheap = abs !== null && countsCost(abs.multiplicity) <= FLIP_COST * Math.ceil(n / 4);
-            const byCounts = cheap && (law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES));
-            if (byCounts && abs !== null) {
-                const job = signCountJob({
-                    grouped: [abs],
-                    columns: [c],
-                    observed: Float64Array.of(observed),
-                    tol: Float64Array.of(tol),
-                    permutations: P,
-                    seed: statistics.seed,
-                    stream
-                });
-                runner.run([job]);
-                let hits = 0;
-                for (let b = 0; b < job.blocks; b++)
-                    hits += job.out[b];
-                pValues[c] = (hits + 1) / (P + 1);
-                continue;
-            }
-            if (law === 'multinomial')
-                refuseMultinomial(rules, metrics[c].name, n);
-            if (aggregates.sums === 'histograms')
-                refuseNoSums(rules, metrics[c].name);
-            let hits = 0;
-            const limit = observed - tol;
-            for (let p = 0; p < P; p++) {
-                let t = 0;
-                d.strata.forEach((s, si) => (t += f[si] * (s.sums.metrics[c].sum - 2 * s.sums.metrics[c].minus[p])));
-                if (Math.abs(t) >= limit)
-                    hits++;
-            }
-            pValues[c] = (hits + 1) / (P + 1);
-        }
-        return { pValues, permutations: exact ? permutations : P, exact };
-    }
-    // The bootstrap is read only when the rules ask for a bootstrap interval; auto's intervals are in closed form,
-    // from the counts and moments every shard sends (src/stats/closed-form-interval.ts, as from rows).
-    const intervalOf = (s, c, confidence, method) => {
-        let list = s.intervals.get(confidence);
-        if (!list) {
-            list = metrics.map((_, col) => {
-                const sorted = s.resamples[col].values.slice().sort();
-                if (method === 'bca')
-                    return bcaInterval(sorted, estimateOf(s.strata, (st) => st.sums.metrics[col].sum), acceleration(s.strata, col), confidence);
-                return { ci: percentileInterval(sorted, confidence), method: 'percentile', note: null };
-            });
-            s.intervals.set(confidence, list);
-        }
-        return list[c];
-    };
-    function compareUncached(metric, filters, confidence) {
-        const col = metrics.findIndex((m) => m.name === metric);
-        if (col < 0)
-            throw new Error(`unknown metric ${metric}`);
-        const rule = metrics[col];
-        const s = stats(filters);
-        const sumOf = (pick) => s.strata.strata.reduce((a, st) => a + pick(st.sums.metrics[col]), 0);
-        const wins = sumOf((m) => m.wins);
-        const losses = sumOf((m) => m.losses);
-        const gained = sumOf((m) => m.gained);
-        const lost = sumOf((m) => m.lost);
-        const b = estimateOf(s.strata, (st) => st.sums.metrics[col].sumBaseline);
-        const c = estimateOf(s.strata, (st) => st.sums.metrics[col].sumCandidate);
-        const delta = estimateOf(s.strata, (st) => st.sums.metrics[col].sum);
-        const method = chooseInterval(statistics.interval, rule.binary, !statistics.weights);
-        const linearSe = linear(s.strata, col);
-        const se = linearSe.se;
-        let df = linearSe.df;
-        let interval;
-        const shape = { units: s.n, clusters: NO_CLUSTERS, strata: s.strata.strata };
-        if (method === 'score' || method === 'skew-t') {
-            const moments = s.strata.strata.map((st) => ({
-                size: st.size,
-                weight: st.weight,
-                m2: st.sums.metrics[col].m2,
-                m3: st.sums.metrics[col].m3
-            }));
-            const closed = closedFormInterval({
-                method,
-                shape,
-                moments,
-                estimate: delta,
-                gained,
-                lost,
-                n: s.n,
-                range: rule.range,
-                weighted: statistics.weights !== undefined,
-                confidence
-            });
-            interval = closed.interval;
-            if (closed.df !== null)
-                df = closed.df;
-        }
-        else
-            interval = intervalOf(s, col, confidence, method);
-        const notes = [...s.strata.notes];
-        if (interval.note)
-            notes.push(interval.note);
-        const counted = countedFields({ binary: rule.binary, independent: !statistics.weights, n: s.n, wins, losses, gained, lost }, notes);
-        const linearDf = linearSe.df;
-        const tTest = !(se > 0) || !(linearDf >= 1) || !Number.isFinite(delta) ? null : tResult(delta, se, linearDf, confidence);
-        return {
-            metric,
-            slice: filters.map(([k, v]) => [k, v]),
-            n: s.n,
-            baseline: b,
-            candidate: c,
-            delta,
-            relativeDelta: relativeDelta(b, delta),
-            ci: interval.ci,
-            confidence,
-            ...counted,
-            interval: interval.method,
-            intervalNote: interval.note,
-            unreliable: unreliableInterval(interval.method, shape, interval.ci),
-            resampling: method === 'score' || method === 'skew-t' ? null : s.resamples[col].law,
-            randomization: {
-                pValue: s.randomization.pValues[col],
-                permutations: s.randomization.permutations,
-                exact: s.randomization.exact
-            },
-            tTest,
-            se,
-            df,
-            clusters: NO_CLUSTERS,
-            mix: statistics.weights ? mixOf(statistics.weights.by, s.strata, col) : null,
-            notes
-        };
-    }
-    return {
-        members: () => new Int32Array(0),
-        differences: () => new Float64Array(0),
-        compare(metric, filters, confidence = statistics.confidence) {
-            const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`;
-            let c = cache.get(key);
-            if (!c)
-                cache.set(key, (c = compareUncached(metric, filters, confidence)));
-            return c;
-        },
-        valuesOf(attr, filters) {
-            return [...(valuesByFamily.get(familyOf(filters, attr)) ?? [])].filter((v) => subsetOf([...filters, [attr, v]].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !==
-                undefined);
-        },
-        regressionCount(check, filters) {
-            const subset = subsetOf(filters);
-            const col = metrics.findIndex((m) => m.name === check.metric);
-            let count = 0;
-            for (const st of subset?.strata ?? [])
-                count += st.metrics[col].regressions.get(check.index) ?? 0;
-            return { count, nonFinite: 0 };
-        }
-    };
-}
-/** The strata and the design's notes, as src/stats/design.ts builds them from rows (same words). */
-function designStrata(subset, rules, label) {
-    const weights = rules.statistics.weights;
-    const present = subset?.strata ?? [];
-    const m = present.reduce((a, s) => a + s.n, 0);
-    const targetOf = new Map(weights?.target ?? []);
-    let targetPresent = 0;
-    for (const s of present)
-        targetPresent += weights ? targetOf.get(s.value) : 1;
-    const notes = [];
-    let start = 0;
-    const strata = present.map((s) => {
-        const weight = weights ? targetOf.get(s.value) / targetPresent : 1;
-        const stratum = {
-            value: weights ? s.value : null,
-            start,
-            size: s.n,
-            queries: s.n,
-            weight,
-            observedShare: s.n / m,
-            sums: s
-        };
-        start += s.n;
-        if (s.n === 1 && m > 1)
-            notes.push(`${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`);
-        return stratum;
-    });
-    if (weights && m > 0 && targetPresent === 0) {
-        notes.push(`every query here has a target weight of 0 for ${weights.by} (${present.map((s) => s.value).join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`);
-    }
-    else if (weights && present.length < weights.target.length && m > 0) {
-        const absent = weights.target.filter(([v]) => !present.some((s) => s.value === v)).map(([v]) => v);
-        notes.push(`no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`);
-    }
-    return { strata, notes };
-}
-/** Σ_s weight_s · (a stratum sum) / size_s, in stratum order (src/stats/design.ts, estimate); NaN without queries. */
-function estimateOf(d, pick, shares) {
-    let total = 0;
-    d.strata.forEach((s, si) => (total += ((shares ? shares[si] : s.weight) * pick(s)) / s.size));
-    return d.strata.length === 0 ? Number.NaN : total;
-}
-/** The linearised standard error and its degrees of freedom (src/stats/linear.ts) from the centred second moments. */
-function linear(d, c) {
-    let variance = 0;
-    for (const s of d.strata) {
-        if (s.size < 2)
-            continue;
-        const f = s.weight / s.size;
-        variance += (s.size / (s.size - 1)) * f * f * s.sums.metrics[c].m2;
-    }
-    const units = d.strata.reduce((a, s) => a + s.size, 0);
-    return { se: Math.sqrt(variance), df: units - d.strata.length };
-}
-function tResult(est, se, df, confidence) {
-    const q = tQuantile(1 - (1 - confidence) / 2, df);
-    return { ci: [est - q * se, est + q * se], pValue: tTwoSided(est / se, df), df, se };
-}
-/**
- * BCa's acceleration from the jackknife (src/stats/bca.ts): leaving unit u of stratum s out moves the estimate by
- * weight_s / (size_s − 1) · (mean_s − v_u), so Σ D³ and Σ D² are the strata's centred third and second moments.
- */
-function acceleration(d, c) {
-    let num = 0;
-    let den = 0;
-    for (const s of d.strata) {
-        if (s.size < 2)
-            return Number.NaN;
-        const f = s.weight / (s.size - 1);
-        num += f * f * f * s.sums.metrics[c].m3;
-        den += f * f * s.sums.metrics[c].m2;
-    }
-    return den > 0 ? num / (6 * Math.pow(den, 1.5)) : Number.NaN;
-}
-/** The distinct nonzero |y| (y = weight / size · d) of a column and how many queries hold each, or null without histograms. */
-function absGroupsFrom(hist, f) {
-    if (hist.some((h) => h === null))
-        return null;
-    const pairs = [];
-    hist.forEach((h, si) => h.values.forEach((v, i) => pairs.push([Math.abs(f[si] * v), h.counts[i]])));
-    pairs.sort((a, b) => a[0] - b[0]);
-    const values = [];
-    const mult = [];
-    for (const [v, n] of pairs) {
-        if (!Number.isFinite(v))
-            return null;
-        if (v === 0)
-            continue;
-        if (values.length > 0 && values[values.length - 1] === v)
-            mult[mult.length - 1] += n;
-        else {
-            values.push(v);
-            mult.push(n);
-        }
-    }
-    return { values: Float64Array.from(values), multiplicity: Float64Array.from(mult) };
-}
-function mixOf(by, d, c) {
-    const shares = d.strata.map((s) => s.observedShare);
-    return {
-        by,
-        strata: d.strata.map((s) => ({
-            value: s.value,
-            queries: s.queries,
-            observed: s.observedShare,
-            target: s.weight
-        })),
-        observed: {
-            baseline: estimateOf(d, (s) => s.sums.metrics[c].sumBaseline, shares),
-            candidate: estimateOf(d, (s) => s.sums.metrics[c].sumCandidate, shares),
-            delta: estimateOf(d, (s) => s.sums.metrics[c].sum, shares)
-        }
-    };
-}
-/** The target weights describe the data (src/stats/compare.ts refuses the same from rows). */
-function checkWeights(rules, all) {
-    const weights = rules.statistics.weights;
-    if (!weights)
-        return;
-    const present = new Set((all?.strata ?? []).map((s) => s.value));
-    const file = rules.source.file;
-    for (const [v] of weights.target) {
-        if (!present.has(v))
-            throw new InputError({ file, key: `statistics.weights.target.${v}` }, `no query has ${weights.by} = ${quote(v)}`, `values present: ${[...present]
-                .sort()
-                .slice(0, 20)
-                .map((x) => quote(x))
-                .join(', ')}`);
-    }
-    const named = new Set(weights.target.map(([v]) => v));
-    const missing = [...present].filter((v) => !named.has(v)).sort();
-    if (missing.length > 0) {
-        throw new InputError({ file, key: 'statistics.weights.target' }, `${weights.by} = ${missing
-            .slice(0, 5)
-            .map((x) => quote(x))
-            .join(', ')} occurs in the data but has no target weight`, 'give every value its share of the target population (0 to leave it out on purpose)');
-    }
-}
-function refuseMultinomial(rules, metric, units) {
-    throw new InputError({ file: rules.source.file, key: 'statistics.method' }, `${metric} has too many distinct differences to be drawn from a histogram, and with ${units} queries (fewer than ${POISSON_FROM_UNITS}) the method ${rules.statistics.method ?? 'auto'} draws it multinomially, which needs the rows`, 'set statistics.method: poisson (its weights are computed where the rows are), or gate the rows themselves');
-}
-function refuseNoSums(rules, metric) {
-    throw new InputError({ file: rules.source.file, key: `metrics.${metric}` }, `${metric} has too many distinct differences to be drawn from its histogram, and these aggregates were computed without the Poisson and sign sums (sql --histograms-only)`, 'write the SQL without --histograms-only and run it again');
-}
-
-/**
- * A warehouse's aggregates in place of the rows (docs/scale.md, "Beyond one machine"): `gate --aggregates FILE`
- * (one per shard, or one for all) reads what `retrieval-gate sql` computed where the rows are, and decides as from
- * the rows. Not a capability: a capability adds evidence beside the paired rows, the aggregates replace them. So
- * this is a new core input (role answer, fetched by the same framework, src/capabilities/inputs.ts: a file given
- * twice is refused) and the pairing and the rows engine are replaced by the aggregates' reader
- * (src/readers/aggregates.ts) and engine (src/stats/aggregate-engine.ts); decide, every active capability's
- * assessment and the reports are the same code as for rows.
- *
- * What needs the rows is refused with the key: runs and judgments, an evaluation set, clusters, seed replicates,
- * a reference, a judge, a queries file, history, the trust rules (src/stats/warehouse-sql.ts refuses the same when
- * it writes the SQL).
- */
-/** The input's name in messages and docs. */
-const AGGREGATES_INPUT = 'warehouse aggregates';
-/** The input: files given with --aggregates (the action input `aggregates`), the candidate's side (docs/trust.md). */
-const AGGREGATES_SPEC = {
-    role: 'answer',
-    kind: 'given',
-    name: AGGREGATES_INPUT,
-    option: 'aggregates',
-    input: 'aggregates',
-    many: true,
-    required: true
-};
-/** Reads the aggregates files the invocation gives, for these rules. */
-async function loadAggregateInputs(rules, source) {
-    refuseRowsOnly(rules);
-    const fetched = await fetchInputs([AGGREGATES_SPEC], source, rules);
-    return { rules, aggregates: await readAggregates(fetched.files(AGGREGATES_INPUT), rules) };
-}
-/** Rules keys whose evidence is per query or per file beside the rows, with what to do. */
-const ROWS_ONLY = [
-    ['judgments', (r) => r.judgments !== undefined],
-    ['dataset', (r) => r.dataset !== undefined],
-    ['statistics.cluster', (r) => r.statistics.cluster !== undefined],
-    ['statistics.min_seeds', (r) => r.statistics.minSeeds !== undefined],
-    ['reference', (r) => r.reference !== undefined],
-    ['judge', (r) => r.judge !== undefined],
-    ['queries.file', (r) => r.queries.file !== undefined],
-    ['history', (r) => r.history !== undefined],
-    ['comparability', (r) => r.comparability !== undefined],
-    ['pooling', (r) => r.pooling !== undefined],
-    ['max_zero_hit_share', (r) => r.maxZeroHitShare !== undefined],
-    ['two_stage', (r) => r.twoStage !== undefined]
-];
-function refuseRowsOnly(rules) {
-    for (const [key, on] of ROWS_ONLY) {
-        if (on(rules)) {
-            throw new InputError({ file: rules.source.file, key }, `reads the rows (or files beside them), which warehouse aggregates do not carry`, `gate the rows (--baseline B --candidate C), or compute what ${key} needs where the rows are and keep it out of these rules`);
-        }
-    }
-}
-/**
- * The gate's pipeline over aggregates: the engine, decide, every active capability's assessment (none of the
- * row-reading ones is active: refused above), one verdict; the result a report renders as any other. It has no
- * per-query values: no regressed-query list, no histogram of differences (the report says so, in the parts below).
- */
-function runGateOnAggregates(inputs, options = {}) {
-    const { rules, aggregates } = inputs;
-    refuseRowsOnly(rules);
-    const coverage = coverageOf(rules, aggregates);
-    const table = {
-        ids: [],
-        metrics: new Map([...rules.metrics.keys()].map((m) => [m, { base: new Float64Array(0), cand: new Float64Array(0) }])),
-        attrs: new Map(),
-        coverage
-    };
-    const stats = createAggregateStats(aggregates, rules, options);
-    refuseEmptyWhere(rules, stats);
-    const base = sideFromRows(aggregates.source, []);
-    const core = {
-        baseline: base,
-        candidate: base,
-        trust: { runs: null, dataset: null, manifests: { baseline: null, candidate: null, dataset: null } },
-        seeds: { baseline: [base], candidate: [base] }
-    };
-    const active = CAPABILITIES.flatMap((capability) => {
-        const config = capability.config(rules);
-        return config === undefined ? [] : [{ capability: capability, config }];
-    });
-    let engine = stats;
-    const contextOf = (config, e) => ({
-        rules,
-        config,
-        evidence: undefined,
-        table,
-        stats: e,
-        core,
-        options
-    });
-    for (const a of active)
-        if (a.capability.stats)
-            engine = a.capability.stats(engine, contextOf(a.config, engine));
-    const assessed = active.map((a) => ({
-        ...a,
-        evidence: undefined,
-        assessment: a.capability.assess(contextOf(a.config, engine))
-    }));
-    const guards = assessed.flatMap((a) => a.assessment.guards);
-    const decision = decide(rules, table, engine, guards);
-    const parts = {
-        comparability: null,
-        pooling: null,
-        zeroHits: { depth: 0, fromRuns: false, slices: [] },
-        twoStage: null,
-        dataset: null
-    };
-    for (const a of assessed)
-        Object.assign(parts, a.assessment.trust ?? {});
-    const trust = {
-        guards,
-        ...parts,
-        publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability)
-    };
-    return {
-        rules,
-        inputs: { baseline: aggregates.source, candidate: aggregates.source },
-        coverage,
-        decision,
-        comparisons: allComparisons(rules, table, engine),
-        primaryMetric: rules.checks[0].metric,
-        regressions: [],
-        primaryDifferences: new Float64Array(0),
-        table,
-        trust,
-        capabilities: [...assessed.map(outcomeOf), aggregatesOutcome(aggregates)]
-    };
-}
-/** Every metric over all queries, then every metric for every value of every slice attribute (as from rows). */
-function allComparisons(rules, table, stats) {
-    const out = [];
-    for (const metric of rules.metrics.keys())
-        out.push(stats.compare(metric, []));
-    for (const attr of rules.slices)
-        for (const value of sliceValues(table, stats, attr, []))
-            for (const metric of rules.metrics.keys())
-                out.push(stats.compare(metric, [[attr, value]]));
-    return out;
-}
-/** What the pairing of rows would have counted, from the SQL's counts; its refusals, with an example id. */
-function coverageOf(rules, aggregates) {
-    const count = (stat) => aggregates.coverage.get(stat)?.count ?? 0;
-    const example = (stat) => {
-        const e = aggregates.coverage.get(stat)?.example ?? '';
-        return e === '' ? '' : ` (for example ${quote(e)})`;
-    };
-    const file = aggregates.source;
-    const refuse = (stat, problem, hint) => {
-        if (count(stat) > 0)
-            throw new InputError({ file }, `${count(stat)} ${problem}${example(stat)}`, hint);
-    };
-    refuse('missing_ids', 'rows have no query id', 'every row needs its query id');
-    refuse('baseline_repeated', "query ids appear more than once in the baseline's rows", 'one row per query on each side');
-    refuse('candidate_repeated', "query ids appear more than once in the candidate's rows", 'one row per query on each side');
-    for (const a of familyAttributes(rules))
-        refuse(`missing_attribute:${a}`, `of the baseline's queries have no ${a}`, `every query of the exam needs its ${a}`);
-    const zero = rules.queries.missing === 'zero';
-    if (!zero) {
-        refuse('only_in_baseline', 'queries are in the baseline only', 'evaluate the candidate on every query of the baseline, or set queries.missing: zero in the rules');
-        refuse('only_in_candidate', 'queries are in the candidate only', "evaluate the candidate on the exam's queries (the baseline's)");
-    }
-    const filled = [];
-    for (const m of rules.metrics.keys()) {
-        for (const side of ['baseline', 'candidate']) {
-            if (!zero)
-                refuse(`missing_value:${side}:${m}`, `${side} values of ${m} are missing`, 'every paired query needs every metric of the rules as a number, or set queries.missing: zero');
-            refuse(`invalid_value:${side}:${m}`, `${side} values of ${m} are not finite, not 0/1 for a binary metric, or outside its range`, 'fix the rows, or the metric in the rules');
-        }
-        filled.push({
-            metric: m,
-            baseline: zero ? count(`filled:baseline:${m}`) : 0,
-            candidate: zero ? count(`filled:candidate:${m}`) : 0
-        });
-    }
-    const paired = count('baseline_rows');
-    return {
-        baselineRows: paired,
-        candidateRows: count('candidate_rows'),
-        paired,
-        onlyInBaseline: [],
-        onlyInCandidate: [],
-        candidateOnlyIgnored: zero ? count('only_in_candidate') : 0,
-        attributes: { names: familyAttributes(rules), candidateValuesCompared: 0 },
-        filled,
-        missingPolicy: rules.queries.missing,
-        notes: [
-            `read from warehouse aggregates, ${aggregates.source}: sums per subset and stratum, no per-query values${zero && count('only_in_baseline') + count('only_in_candidate') > 0 ? ` (${count('only_in_baseline')} queries in the baseline only, ${count('only_in_candidate')} in the candidate only: counted, not listed)` : ''}`
-        ]
-    };
-}
-/** A check whose `where` selects no query is refused, as from rows (src/align/pair.ts). */
-function refuseEmptyWhere(rules, stats) {
-    for (const check of rules.checks) {
-        if (check.where.length === 0)
-            continue;
-        if (stats.compare(check.metric, check.where).n === 0) {
-            const [name, value] = check.where[0];
-            throw new InputError({ file: rules.source.file, line: check.line, key: `checks[${check.index}].where.${name}` }, `no query has ${check.where.map(([k, v]) => `${k} = ${quote(v)}`).join(' and ')}`, `check the values of ${name} (${quote(value)}) in the rows the SQL read`);
-        }
-    }
-}
-/** The report's words for the aggregates: where they came from, and what a report from them cannot show. */
-function aggregatesOutcome(aggregates) {
-    const sentence = `Read from warehouse aggregates: ${aggregates.source}. The statistics are the rows' own (docs/scale.md); per-query lists (the regressed queries, the pictures of the differences) need the rows.`;
-    return {
-        name: 'aggregates',
-        guards: [],
-        summary: { source: aggregates.source, shards: aggregates.shards },
-        parts: {
-            markdown: { head: () => [`_${sentence.replace(/_/g, '\\_')}_`, ''] },
-            text: { head: () => [sentence] },
-            json: () => ['aggregates', { source: aggregates.source, shards: aggregates.shards, per_query: false }]
-        }
-    };
 }
 
 /**
@@ -49456,13 +49828,8 @@ function toJudgeJsonl(entries, depth) {
         .join('');
 }
 
-/** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
-const GIVEN_OPTIONS = [
-    'baseline-manifest',
-    'candidate-manifest',
-    'reference-manifest',
-    'candidate-judge-labels'
-];
+/** The gate command's options that give optional files (each must be one some input reads): from the registry. */
+const GIVEN_OPTIONS = optionalFiles().map((f) => f.option);
 /** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
     command;
@@ -49505,7 +49872,7 @@ async function main(argv, rawOut, rawErr, terminal = { isTTY: false, noColor: fa
         if (command === 'metrics')
             return await metricsCommandLine(rest, out, err);
         if (command === 'init')
-            return await initCommandLine(rest, out);
+            return await initCommandLine(rest, out, terminal);
         if (command === 'explain')
             return await explainCommandLine(rest, out);
         if (command === 'validate')
@@ -49516,7 +49883,7 @@ async function main(argv, rawOut, rawErr, terminal = { isTTY: false, noColor: fa
     }
     catch (error) {
         if (error instanceof UsageError) {
-            err(`retrieval-gate: ${error.message}\n${seeHelp(error.command)}\n`);
+            err(`retrieval-gate: ${error.message}\n${seeHelp(error.command, terminal.command)}\n`);
             return 2;
         }
         if (isInputError(error)) {
@@ -49569,7 +49936,6 @@ async function gateCommand(args, out, terminal) {
     }
     const source = cliInputSource({
         given: v,
-        overrides: { 'reference rows': v.reference },
         rulesFile: rules.source.file
     });
     const loaded = await loadGateInputs(rules, source, {
@@ -49629,7 +49995,7 @@ async function aggregatesGate(v, out, terminal) {
         given: v,
         rulesFile: rules.source.file
     });
-    const result = runGateOnAggregates(await loadAggregateInputs(rules, source), { threads: terminal.threads });
+    const result = runGate(await loadAggregateInputs(rules, source), { threads: terminal.threads });
     const markdown = toMarkdown(result, { files: {} });
     if (v.markdown)
         await writeOutput(v.markdown, markdown);
@@ -49689,7 +50055,7 @@ async function metricsCommandLine(args, out, err) {
         err(`retrieval-gate: ${w}\n`);
     return 0;
 }
-async function initCommandLine(args, out) {
+async function initCommandLine(args, out, terminal) {
     const v = parse('init', args);
     required('init', v, ['baseline', 'candidate']);
     await initCommand({
@@ -49698,8 +50064,10 @@ async function initCommandLine(args, out) {
         out: v.out ?? DEFAULT_RULES_FILE,
         force: v.force === true,
         qrels: v.qrels,
+        queries: v.queries,
         format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format']),
-        idField: v['id-field']
+        idField: v['id-field'],
+        command: terminal.command
     }, out);
     return 0;
 }
@@ -49759,7 +50127,8 @@ main(process.argv.slice(2), stdout, (text) => process.stderr.write(text),
 {
     isTTY: process.stdout.isTTY === true,
     noColor: (process.env.NO_COLOR ?? '') !== '',
-    threads: defaultThreads(process.env.RG_THREADS)
+    threads: defaultThreads(process.env.RG_THREADS),
+    command: invocation(process.argv[1], process.cwd())
 }).then((code) => {
     // An output that could not be written (other than a reader closing the pipe) is an error, not the verdict.
     process.exitCode = stdoutFailed ? 3 : code;

@@ -9,12 +9,12 @@ import type { GateResult, RegressedQuery } from './decide/result.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { sliceValues } from './stats/engine-queries.js'
 import { fromAggregates } from './capabilities/aggregates.js'
-import { judgePublishable, type TrustEvidence, type TrustResult } from './trust/trust.js'
+import { trustSection, type GuardReason, type TrustEvidence, type WordedGuard } from './trust/trust.js'
 import type { SideRows } from './model/rows.js'
 import { sideFormat } from './model/format.js'
 import type { SeedSides } from './align/seeds.js'
 import { outcomeOf, type AssessContext, type Assessed, type Capability } from './capabilities/contract.js'
-import { activeCapabilities, type Active, type GateInputs } from './capabilities/registry.js'
+import { activeCapabilities, CAPABILITIES, type Active, type GateInputs } from './capabilities/registry.js'
 
 export type { GateInputs } from './capabilities/registry.js'
 
@@ -47,8 +47,12 @@ export type GateOptions = StatsOptions
  * capability's unit adjustments -> one verdict. Same inputs (in any row order) give the same result, to the bit.
  * No capability is named here: each plugs in through src/capabilities/contract.ts.
  */
-export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResult {
-  const active = activeCapabilities(inputs.rules)
+export function runGate(
+  inputs: GateInputs,
+  options: GateOptions = {},
+  registry: readonly Capability[] = CAPABILITIES
+): GateResult {
+  const active = activeCapabilities(inputs.rules, registry)
   const evidenceOf = (a: Active): unknown => inputs.evidence.get(a.capability.name)
   let rules = inputs.rules
   for (const a of active) if (a.capability.prepare) rules = a.capability.prepare(rules, inputs.core)
@@ -56,7 +60,8 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
   for (const a of active) if (a.capability.sides) core = a.capability.sides(core, evidenceOf(a), rules)
   const { baseline, candidate } = core
   // A warehouse's sums replace the pairing and the rows' sums; everything after is one pipeline.
-  const sums = inputs.aggregates === undefined ? null : fromAggregates(rules, inputs.aggregates, options)
+  const sums =
+    inputs.aggregates === undefined ? null : fromAggregates(rules, inputs.aggregates, { ...options, registry })
   const table = sums?.table ?? pairRows(rules, baseline, candidate)
   if (sums === null) refuseTooManySliceValues(rules, table)
   let stats = sums?.stats ?? createStats(table, rules, options)
@@ -75,7 +80,7 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
     evidence: evidenceOf(a),
     assessment: a.capability.assess(contextOf(a, stats))
   }))
-  const guards = assessed.flatMap((a) => a.assessment.guards)
+  const guards = assessed.flatMap(wordedGuards)
   const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats))
   return {
     rules,
@@ -94,7 +99,10 @@ export function runGate(inputs: GateInputs, options: GateOptions = {}): GateResu
     regressions: sums === null ? regressedQueries(rules, table, stats, rules.checks[0].metric) : [],
     primaryDifferences: stats.differences(rules.checks[0].metric),
     table,
-    trust: assembleTrust(assessed, guards),
+    trust: trustSection(
+      guards,
+      assessed.map((a) => a.assessment.trust)
+    ),
     capabilities: [...assessed.map(outcomeOf), ...(sums === null ? [] : [sums.outcome])]
   }
 }
@@ -171,17 +179,19 @@ function moveDown(unit: UnitResult, next: UnitResult, by: Adjusting): UnitResult
   return next
 }
 
-/** The trust section the reports show: every guard, each trust capability's part, and whether the result is publishable. */
-function assembleTrust(assessed: readonly Assessed[], guards: TrustResult['guards']): TrustResult {
-  const parts: Omit<TrustResult, 'guards' | 'publishable'> = {
-    comparability: null,
-    pooling: null,
-    zeroHits: { depth: 0, fromRuns: false, slices: [] },
-    twoStage: null,
-    dataset: null
-  }
-  for (const a of assessed) Object.assign(parts, a.assessment.trust ?? {})
-  return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
+/**
+ * A capability's guards with their reasons in its own words (`Capability.words`): the core lists no reason code.
+ * A guard whose code the capability gives no words for is a bug in the capability, and the gate stops.
+ */
+function wordedGuards(a: Assessed): WordedGuard[] {
+  return a.assessment.guards.map((g) => {
+    const say = a.capability.words?.[g.reason.code] as ((reason: GuardReason) => string) | undefined
+    if (say === undefined)
+      throw new Error(
+        `capability ${a.capability.name} returned a guard with reason ${g.reason.code} and no words for it`
+      )
+    return { ...g, words: say(g.reason) }
+  })
 }
 
 function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): Comparison[] {

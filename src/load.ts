@@ -27,9 +27,17 @@ import {
   readRulesQrels
 } from './trust/load-trust.js'
 import type { TrustEvidence } from './trust/trust.js'
-import type { CoreSides, FetchedInputs, InputSource, InputSpec } from './capabilities/contract.js'
+import type {
+  Capability,
+  CoreSides,
+  FetchedInputs,
+  InputSource,
+  InputSpec,
+  OptionalFile
+} from './capabilities/contract.js'
 import { fetchInputs } from './capabilities/inputs.js'
-import { activeCapabilities, type GateInputs } from './capabilities/registry.js'
+import { activeCapabilities, CAPABILITIES, type GateInputs } from './capabilities/registry.js'
+import { rulesSchema } from './capabilities/rules-schema.js'
 
 export type { RowsInput } from './readers/rows-input.js'
 
@@ -42,8 +50,8 @@ export async function readRulesFile(file: string, limit = MAX_RULES_BYTES): Prom
 }
 
 /** Reads the rules file into typed rules. */
-export async function readRules(file: string): Promise<Rules> {
-  return rulesFromText(await readRulesFile(file), file)
+export async function readRules(file: string, registry: readonly Capability[] = CAPABILITIES): Promise<Rules> {
+  return rulesFromText(await readRulesFile(file), file, registry)
 }
 
 /**
@@ -51,9 +59,9 @@ export async function readRules(file: string): Promise<Rules> {
  * per-query rows given as the rules (readers/shapes.ts), is refused as what it is and where it goes, instead of with
  * the YAML error its first line makes.
  */
-export function rulesFromText(text: string, file: string): Rules {
+export function rulesFromText(text: string, file: string, registry: readonly Capability[] = CAPABILITIES): Rules {
   try {
-    return loadRules(text, file)
+    return loadRules(text, file, rulesSchema(registry))
   } catch (error) {
     // Only a refusal of the whole document (no key: not YAML, not a mapping): a misspelt key is a rules file.
     if (!(error instanceof InputError) || error.where.key !== undefined) throw error
@@ -151,6 +159,8 @@ export interface LoadOptions {
   qrels?: string
   /** Options (or action inputs) the invocation gave files with: each must be one an input of these rules reads. */
   givenOptions?: readonly string[]
+  /** The capabilities to read for (a test's temp registry); default the registry. */
+  registry?: readonly Capability[]
 }
 
 /** Every input of the gate, read: the core sides and each capability's evidence, ready for runGate. */
@@ -170,8 +180,15 @@ export async function loadGateInputs(
   options: LoadOptions = {}
 ): Promise<LoadedInputs> {
   const rowsInput = options.rowsInput ?? {}
-  const active = activeCapabilities(rules).map((a) => ({ ...a, specs: a.capability.inputs(a.config, rules) }))
-  refuseUnread(coreInputs(rules, options).concat(active.flatMap((a) => a.specs)), options.givenOptions ?? [])
+  const active = activeCapabilities(rules, options.registry).map((a) => ({
+    ...a,
+    specs: a.capability.inputs(a.config, rules)
+  }))
+  refuseUnread(
+    coreInputs(rules, options).concat(active.flatMap((a) => a.specs)),
+    options.givenOptions ?? [],
+    options.registry
+  )
   const fetched = await fetchInputs(coreInputs(rules, options), source, rules)
   const { core, runs } = await readCore(rules, fetched, options)
   const evidence = new Map<string, unknown>()
@@ -187,7 +204,11 @@ export async function loadGateInputs(
  * gave it would believe it was checked (candidate judge labels without judge anchors, a reference manifest
  * without a reference).
  */
-function refuseUnread(specs: readonly InputSpec[], given: readonly string[]): void {
+function refuseUnread(
+  specs: readonly InputSpec[],
+  given: readonly string[],
+  registry: readonly Capability[] = CAPABILITIES
+): void {
   const read = new Set<string>()
   for (const spec of specs) {
     if (spec.kind === 'given') read.add(spec.option)
@@ -198,13 +219,29 @@ function refuseUnread(specs: readonly InputSpec[], given: readonly string[]): vo
     throw new InputError(
       { key: `--${unread}` },
       `was given, but nothing in these rules reads it`,
-      `the rules switch on what reads it (${READ_BY[unread] ?? 'see docs/architecture.md'}); add that to the rules, or leave --${unread} out`
+      `the rules switch on what reads it (${readBy(unread, registry)}); add that to the rules, or leave --${unread} out`
     )
   }
 }
 
 /** Which rules key reads an optional given file, for the refusal above. */
-const READ_BY: Record<string, string> = { 'candidate-judge-labels': 'judge.anchors', 'reference-manifest': 'reference' }
+function readBy(option: string, registry: readonly Capability[]): string {
+  return optionalFiles(registry).find((f) => f.option === option)?.readBy ?? 'see docs/architecture.md'
+}
+
+/** The core's optional files: the two sides' snapshot manifests (always read when given). */
+const CORE_FILES: readonly OptionalFile[] = [
+  { option: 'baseline-manifest', readBy: 'comparability' },
+  { option: 'candidate-manifest', readBy: 'comparability' }
+]
+
+/**
+ * Every optional file an invocation may give (the CLI's options, the action's inputs of the same names): the
+ * core's, then each capability's in registry order.
+ */
+export function optionalFiles(registry: readonly Capability[] = CAPABILITIES): OptionalFile[] {
+  return [...CORE_FILES, ...registry.flatMap((c) => c.files ?? [])]
+}
 
 /**
  * The core sides. With one file per side: per-query rows, or (when the rules name judgments or a dataset, or

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { InputError, isInputError } from './errors.js'
 import type { DecidedBy } from './decide/decided-by.js'
 import { runGate } from './gate.js'
-import { loadGateInputs, rulesFromText } from './load.js'
+import { loadGateInputs, optionalFiles, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
@@ -379,13 +379,8 @@ async function writeSummary(
   }
 }
 
-/** The action inputs that give optional files (each must be one an input of the rules reads). */
-const GIVEN_INPUTS = [
-  'baseline-manifest',
-  'candidate-manifest',
-  'reference-manifest',
-  'candidate-judge-labels'
-] as const
+/** The action inputs that give optional files (each must be one an input of the rules reads): from the registry. */
+const GIVEN_INPUTS = optionalFiles().map((f) => f.option)
 
 /** The files an action input gives: the baseline (its artifact's file, or one per seed), the candidate, the optional files. */
 function givenFiles(inputs: ActionInputs, baselineFile: string, input: string): string[] {
@@ -394,16 +389,10 @@ function givenFiles(inputs: ActionInputs, baselineFile: string, input: string): 
       return inputs.baselineArtifact || inputs.baselineSeeds === undefined ? [baselineFile] : inputs.baselineSeeds
     case 'candidate':
       return inputs.candidateSeeds ?? [inputs.candidate]
-    case 'baseline-manifest':
-      return inputs.baselineManifest === undefined ? [] : [inputs.baselineManifest]
-    case 'candidate-manifest':
-      return inputs.candidateManifest === undefined ? [] : [inputs.candidateManifest]
-    case 'reference-manifest':
-      return inputs.referenceManifest === undefined ? [] : [inputs.referenceManifest]
-    case 'candidate-judge-labels':
-      return inputs.candidateJudgeLabels === undefined ? [] : [inputs.candidateJudgeLabels]
-    default:
-      return []
+    default: {
+      const file = inputs.files.get(input)
+      return file === undefined ? [] : [file]
+    }
   }
 }
 

@@ -13,7 +13,7 @@ import { actionInputSource } from '../../src/github/input-source.js'
 import { createClient } from '../../src/github/octokit.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { looksIn, placeOf, type ListedStatus } from '../../src/github/ledger.js'
-import { referenceCapability } from '../../src/capabilities/reference.js'
+import { referenceCapability } from '../../src/capabilities/reference/capability.js'
 import type { ExamFileSpec, ExamRecordSpec } from '../../src/capabilities/contract.js'
 import type { ReferenceRules } from '../../src/config/types.js'
 
@@ -108,7 +108,13 @@ beforeEach(() => {
 describe('two gate runs at the ledger at once', () => {
   it('holdout looks per release: the later record counts the earlier one (prior looks 0 and 1, not 0 and 0)', async () => {
     const rules = loadRules(HOLDOUT_RULES, 'gate.yml')
-    const spec = { role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' } as const
+    const spec = {
+      role: 'exam',
+      kind: 'record',
+      name: 'holdout-looks',
+      key: 'dataset.holdout_looks',
+      outside: { thisPr: null }
+    } as const
     fake.holdStatusLists(TAG, 2)
     const [a, b] = await Promise.all([runSource(901).record(spec, rules), runSource(902).record(spec, rules)])
     expect([a.unknown, b.unknown]).toEqual([undefined, undefined])
@@ -142,7 +148,13 @@ describe('a ledger is kept on a commit that does not move', () => {
     'holdout_looks: { max_per_release: 1, release: v1.4 }',
     'holdout_looks: { max_per_pr: 2, max_per_release: 20, release: v1.4 }'
   )
-  const spec = { role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' } as const
+  const spec = {
+    role: 'exam',
+    kind: 'record',
+    name: 'holdout-looks',
+    key: 'dataset.holdout_looks',
+    outside: { thisPr: null }
+  } as const
 
   it("a force-push does not restart the PR's holdout looks, nor does its branch reopened as a new PR", async () => {
     const rules = loadRules(HOLDOUT, 'gate.yml')

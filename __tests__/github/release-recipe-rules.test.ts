@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { loadRules } from '../../src/config/rules.js'
+import { historyRules } from '../../src/capabilities/history/rules.js'
+import { rulesFromText as loadRules } from '../../src/load.js'
 
 function recipeRules(): string {
   const readme = readFileSync(new URL('../../docs/github.md', import.meta.url), 'utf8')
@@ -20,7 +21,7 @@ describe('the release recipe rules in docs/github.md', () => {
     const rules = loadRules(recipeRules(), '.github/retrieval-gate-release.yml')
     expect(rules.reference).toMatchObject({ label: 'v1.4', path: 'eval/release/rows.csv', ref: 'v1.4' })
     expect(rules.checks[0].budget).toBeDefined()
-    expect(rules.history).toMatchObject({
+    expect(historyRules(rules)).toMatchObject({
       runs: 20,
       workflow: 'retrieval-history.yml',
       artifact: 'retrieval-gate-report'

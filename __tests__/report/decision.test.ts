@@ -1,10 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
-import type { GuardResult } from '../../src/trust/trust.js'
+import type { TrustGuardReason, WordedGuard } from '../../src/trust/trust.js'
 import { loadRules } from '../../src/config/rules.js'
 import { decideVerdict } from '../../src/decide/decided-by.js'
 import { describeCheck, describePolicies } from '../../src/decide/describe.js'
 import type { GateResult } from '../../src/decide/result.js'
-import { guardSentence } from '../../src/report/guard-words.js'
+import { COMPARABILITY_WORDS, POOLING_WORDS, ZERO_HITS_WORDS } from '../../src/capabilities/trust/words.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
@@ -12,30 +12,40 @@ import { failProtectedSliceScenario, passScenario } from './scenarios.js'
 
 /**
  * Issue 15 item 3: the verdict and what decided it are decided once, in src/decide/, and every report reads
- * `decision.decidedBy`; trust guards give reason codes that src/report/guard-words.ts words.
+ * `decision.decidedBy`; trust guards give reason codes that their capability words (src/capabilities/trust/words.ts).
  */
 
-const unjudged: GuardResult = {
+const unjudgedReason = {
+  code: 'unjudged_above',
+  depth: 10,
+  baseline: 0.05,
+  candidate: 0.4,
+  breach: { kind: 'share', share: 0.2 }
+} as const
+const unjudged: WordedGuard = {
   rule: 'pooling.max_unjudged',
   status: 'fail',
-  reason: { code: 'unjudged_above', depth: 10, baseline: 0.05, candidate: 0.4, breach: { kind: 'share', share: 0.2 } }
+  reason: unjudgedReason,
+  words: POOLING_WORDS.unjudged_above(unjudgedReason)
 }
-const zeroHitsInconclusive: GuardResult = {
+const zeroHitsReason: Extract<TrustGuardReason, { code: 'zero_hits_above' }> = {
+  code: 'zero_hits_above',
+  depth: 10,
+  breaches: [
+    {
+      slice: [['segment', 'new']],
+      n: 40,
+      baseline: 0.1,
+      candidate: 0.3,
+      breach: { kind: 'increase', baseline: 0.1, increase: 0.1 }
+    }
+  ]
+}
+const zeroHitsInconclusive: WordedGuard = {
   rule: 'max_zero_hit_share',
   status: 'inconclusive',
-  reason: {
-    code: 'zero_hits_above',
-    depth: 10,
-    breaches: [
-      {
-        slice: [['segment', 'new']],
-        n: 40,
-        baseline: 0.1,
-        candidate: 0.3,
-        breach: { kind: 'increase', baseline: 0.1, increase: 0.1 }
-      }
-    ]
-  }
+  reason: zeroHitsReason,
+  words: ZERO_HITS_WORDS.zero_hits_above(zeroHitsReason)
 }
 
 describe('one decision', () => {
@@ -81,7 +91,7 @@ checks: [{ name: c, metric: recall@10, non_inferior: { margin: 0.01 } }]
     // decider from the decision.
     const decided = decideVerdict(r.rules, [unjudged], r.decision.checks)
     const result: GateResult = { ...r, decision: { ...r.decision, ...decided } }
-    const sentence = guardSentence(unjudged.reason)
+    const sentence = unjudged.words
     expect(JSON.parse(toJsonReport(result)).decided_by).toBe('pooling.max_unjudged')
     const md = toMarkdown(result)
     expect(md.split('\n')[0]).toBe('## ❌ retrieval-gate: fail, decided by trust rule “pooling.max\\_unjudged”')
@@ -101,11 +111,11 @@ checks: [{ name: c, metric: recall@10, non_inferior: { margin: 0.01 } }]
 
 describe('guard reasons in words', () => {
   it('words each reason code as the reports always have', () => {
-    expect(guardSentence(unjudged.reason)).toBe(
+    expect(unjudged.words).toBe(
       "the candidate's top 10 is 40.0% unjudged on average, the baseline's 5.0%, above the limit of 20.0%: the judgments do not cover what the candidate returns, so its scores are biased low; judge the pooled documents that have no grade and rerun"
     )
     expect(
-      guardSentence({
+      POOLING_WORDS.unjudged_within({
         code: 'unjudged_within',
         depth: 5,
         baseline: 0.1,
@@ -115,14 +125,14 @@ describe('guard reasons in words', () => {
     ).toBe(
       "the candidate's top 5 is 15.0% unjudged on average, the baseline's 10.0%; within 20.0% and the baseline + 10.0%"
     )
-    expect(guardSentence(zeroHitsInconclusive.reason)).toBe(
+    expect(zeroHitsInconclusive.words).toBe(
       "queries with no relevant document in the top 10: segment=new: 30.0% of 40 queries (baseline 10.0%) above the baseline's 10.0% + 10.0% allowed"
     )
-    expect(guardSentence({ code: 'comparable', mustMatch: ['corpus', 'judge.model'] })).toBe(
+    expect(COMPARABILITY_WORDS.comparable({ code: 'comparable', mustMatch: ['corpus', 'judge.model'] })).toBe(
       'corpus, judge.model match'
     )
     expect(
-      guardSentence({
+      COMPARABILITY_WORDS.not_comparable({
         code: 'not_comparable',
         mismatches: [
           {

@@ -6,7 +6,7 @@
 import type { GateResult } from '../../src/decide/result.js'
 import type { HistoryInput, PastReport } from '../../src/model/history.js'
 import { passScenario } from './scenarios.js'
-import { historyCapability } from '../../src/capabilities/history.js'
+import { historyCapability } from '../../src/capabilities/history/capability.js'
 
 /** Past values: recall@10 drifting down a little, mrr@10 stable. */
 function past(i: number, withMrr = true): PastReport {

@@ -1,5 +1,5 @@
 /**
- * The History section (src/report/history.ts): each gated metric over the past gate runs with this PR's
+ * The History section (src/capabilities/history/section.ts): each gated metric over the past gate runs with this PR's
  * candidate as the last point, as a Mermaid xychart-beta line chart and a table; what could not be read is a
  * counted note. The structure is checked with GitHub's parser (cmark-gfm), as __tests__/report/gfm.test.ts does.
  */

@@ -15,7 +15,7 @@ import { toHtmlReport } from '../../src/report/html/index.js'
 import { inlineHtml, markdownToHtml } from '../../src/report/html/markdown-subset.js'
 import { selectPoints } from '../../src/report/html/points.js'
 import { toMarkdown } from '../../src/report/markdown.js'
-import { historySection } from '../../src/report/history.js'
+import { historySection } from '../../src/capabilities/history/section.js'
 import {
   checkDetailsTable,
   checksTable,

@@ -5,15 +5,15 @@
  * (Tango: a numerical maximum likelihood, not the closed-form root; kappa: statsmodels' cohens_kappa per table).
  */
 import { describe, expect, it } from '@jest/globals'
-import { jackknifeT, sliceAgreement } from '../../src/stats/judge-agreement.js'
+import { jackknifeT, sliceAgreement } from '../../src/capabilities/judge/agreement.js'
 import { pairedScoreInterval } from '../../src/stats/score-interval.js'
-import { seedInterval } from '../../src/stats/seed-interval.js'
+import { seedInterval } from '../../src/capabilities/seeds/interval.js'
 import { inverseHall } from '../../src/stats/skew-t.js'
 import { closedFormInterval, exactProportion } from '../../src/stats/interval.js'
 import { momentsOfDesign, summarise } from '../../src/stats/moments.js'
 import { rangeBound, smallestMargin, unitsForMargin, unreliability } from '../../src/stats/reliability.js'
 import { differenceLaw, levelLaw } from '../../src/stats/law.js'
-import type { AnchorItem } from '../../src/readers/anchors.js'
+import type { AnchorItem } from '../../src/capabilities/judge/anchors.js'
 import type { Design } from '../../src/stats/design.js'
 import type { MetricRule } from '../../src/config/types.js'
 import { designOf, statistics } from './helpers.js'

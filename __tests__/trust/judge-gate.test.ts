@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
-import { readAnchors } from '../../src/readers/anchors.js'
+import { readAnchors } from '../../src/capabilities/judge/anchors.js'
 import { loadRules } from '../../src/config/rules.js'
 import { examInputs } from '../../src/load.js'
 import { readFetched } from '../../src/readers/fetched.js'

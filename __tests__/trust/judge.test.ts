@@ -4,10 +4,10 @@
  */
 import { MAX_SLICE_VALUES } from '../../src/align/slice-values.js'
 import { describe, expect, it } from '@jest/globals'
-import { kappaOfTable } from '../../src/stats/kappa.js'
+import { kappaOfTable } from '../../src/capabilities/judge/kappa.js'
 import { pearson, slope, spearman } from '../../src/stats/correlation.js'
-import { judgeAgreement, sliceAgreement } from '../../src/stats/judge-agreement.js'
-import type { AnchorItem } from '../../src/readers/anchors.js'
+import { judgeAgreement, sliceAgreement } from '../../src/capabilities/judge/agreement.js'
+import type { AnchorItem } from '../../src/capabilities/judge/anchors.js'
 import { refusal } from '../helpers.js'
 
 // Two 0..2 and 0..3 graded tables (rows: human, columns: judge).

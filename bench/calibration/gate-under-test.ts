@@ -2,15 +2,15 @@ import type { PairedTable } from '../../src/align/pair.js'
 import { averageSeeds } from '../../src/align/seeds.js'
 import { loadRules } from '../../src/config/rules.js'
 import type { CheckRule, Rules } from '../../src/config/types.js'
-import { evaluateBudget } from '../../src/decide/budget.js'
+import { evaluateBudget } from '../../src/capabilities/reference/budget.js'
 import { decide } from '../../src/decide/evaluate.js'
 import type { UnitResult } from '../../src/decide/types.js'
 import { runGate, sidesInputs } from '../../src/gate.js'
 import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
 import { createStats } from '../../src/stats/compare.js'
-import { sliceAgreement } from '../../src/stats/judge-agreement.js'
+import { sliceAgreement } from '../../src/capabilities/judge/agreement.js'
 import { DEFAULT_MIN_ANCHOR_ITEMS } from '../../src/config/judge-rules.js'
-import type { AnchorItem } from '../../src/readers/anchors.js'
+import type { AnchorItem } from '../../src/capabilities/judge/anchors.js'
 
 /**
  * The gate as the property study calls it: the rules read by the rules loader, the statistics engine and decide

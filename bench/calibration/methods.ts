@@ -5,8 +5,8 @@ import { buildDesign, estimate, type Design } from '../../src/stats/design.js'
 import { tInterval } from '../../src/stats/linear.js'
 import { blockState, xoshiro128ss } from '../../src/stats/rng.js'
 import { normalQuantile, tQuantile } from '../../src/stats/special.js'
-import { seedInterval } from '../../src/stats/seed-interval.js'
-import { kappaWeighted, kappaWeighting } from '../../src/stats/kappa.js'
+import { seedInterval } from '../../src/capabilities/seeds/interval.js'
+import { kappaWeighted, kappaWeighting } from '../../src/capabilities/judge/kappa.js'
 import { quantileSorted } from '../../src/util/quantile.js'
 import type { StatisticsRules } from '../../src/config/types.js'
 import type { PairedTable } from '../../src/align/pair.js'
@@ -236,7 +236,7 @@ export function kappaBootstrap(
 }
 
 /**
- * The gate's t over seeds and queries (src/stats/seed-interval.ts) with Welch–Satterthwaite degrees of freedom over
+ * The gate's t over seeds and queries (src/capabilities/seeds/interval.ts) with Welch–Satterthwaite degrees of freedom over
  * three parts (queries; baseline seeds, S_b − 1; candidate seeds, S_c − 1) instead of Hsu's min(S_b, S_c) − 1 for the
  * seed part: the alternative it was chosen against. Both sides need two seeds or more.
  */

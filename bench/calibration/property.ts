@@ -1,6 +1,6 @@
 import { buildDesign, estimate } from '../../src/stats/design.js'
 import { linearSe } from '../../src/stats/linear.js'
-import { seedInterval } from '../../src/stats/seed-interval.js'
+import { seedInterval } from '../../src/capabilities/seeds/interval.js'
 import type { Rules } from '../../src/config/types.js'
 import { accuracyFor, drawAnchors, drawsOf } from './designs.js'
 import {

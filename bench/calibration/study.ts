@@ -1,10 +1,10 @@
-import { sliceAgreement } from '../../src/stats/judge-agreement.js'
+import { sliceAgreement } from '../../src/capabilities/judge/agreement.js'
 import { gateInterval } from './gate-interval.js'
 import { percentileInterval } from '../../src/stats/bca.js'
 import { seedBootstrap, seedMean } from '../../src/stats/seed-bootstrap.js'
-import { seedInterval } from '../../src/stats/seed-interval.js'
+import { seedInterval } from '../../src/capabilities/seeds/interval.js'
 import { DEFAULT_MIN_ANCHOR_ITEMS } from '../../src/config/judge-rules.js'
-import type { AnchorItem } from '../../src/readers/anchors.js'
+import type { AnchorItem } from '../../src/capabilities/judge/anchors.js'
 import {
   drawAnchors,
   drawSeeds,

@@ -9,9 +9,9 @@ import { readAggregates } from '../readers/aggregates.js'
 import { createAggregateStats } from '../stats/aggregate-engine.js'
 import type { StatsEngine, StatsOptions } from '../stats/compare.js'
 import { quote } from '../util/show.js'
-import type { GivenSpec, InputSource } from './contract.js'
+import type { Capability, GivenSpec, InputSource } from './contract.js'
 import { fetchInputs } from './inputs.js'
-import type { GateInputs } from './registry.js'
+import { activeCapabilities, CAPABILITIES, type GateInputs } from './registry.js'
 
 /**
  * A warehouse's aggregates in place of the rows (docs/scale.md, "Beyond one machine"): `gate --aggregates FILE`
@@ -42,8 +42,12 @@ export const AGGREGATES_SPEC: GivenSpec = {
 }
 
 /** Reads the aggregates files the invocation gives, for these rules: the gate's inputs without rows (src/gate.ts). */
-export async function loadAggregateInputs(rules: Rules, source: InputSource): Promise<GateInputs> {
-  refuseRowsOnly(rules)
+export async function loadAggregateInputs(
+  rules: Rules,
+  source: InputSource,
+  registry: readonly Capability[] = CAPABILITIES
+): Promise<GateInputs> {
+  refuseRowsOnly(rules, registry)
   const fetched = await fetchInputs([AGGREGATES_SPEC], source, rules)
   const aggregates = await readAggregates(fetched.files(AGGREGATES_INPUT), rules)
   const side = sideFromRows(aggregates.source, [])
@@ -60,32 +64,32 @@ export async function loadAggregateInputs(rules: Rules, source: InputSource): Pr
   }
 }
 
-/** Rules keys whose evidence is per query or per file beside the rows, with what to do. */
-const ROWS_ONLY: Array<[string, (rules: Rules) => boolean]> = [
-  ['judgments', (r) => r.judgments !== undefined],
-  ['dataset', (r) => r.dataset !== undefined],
-  ['statistics.cluster', (r) => r.statistics.cluster !== undefined],
-  ['statistics.min_seeds', (r) => r.statistics.minSeeds !== undefined],
-  ['reference', (r) => r.reference !== undefined],
-  ['judge', (r) => r.judge !== undefined],
-  ['queries.file', (r) => r.queries.file !== undefined],
-  ['history', (r) => r.history !== undefined],
-  ['comparability', (r) => r.comparability !== undefined],
-  ['pooling', (r) => r.pooling !== undefined],
-  ['max_zero_hit_share', (r) => r.maxZeroHitShare !== undefined],
-  ['two_stage', (r) => r.twoStage !== undefined]
-]
-
-function refuseRowsOnly(rules: Rules): void {
-  for (const [key, on] of ROWS_ONLY) {
-    if (on(rules)) {
-      throw new InputError(
-        { file: rules.source.file, key },
-        `reads the rows (or files beside them), which warehouse aggregates do not carry`,
-        `gate the rows (--baseline B --candidate C), or compute what ${key} needs where the rows are and keep it out of these rules`
-      )
-    }
+/**
+ * The first rules key whose evidence is per query or per file beside the rows: the core's own (runs and
+ * judgments, clusters), then each capability's `needsRows`, in registry order.
+ */
+function rowsOnlyKey(rules: Rules, registry: readonly Capability[]): string | undefined {
+  if (rules.judgments !== undefined) return 'judgments'
+  if (rules.statistics.cluster !== undefined) return 'statistics.cluster'
+  for (const { capability, config } of activeCapabilities(rules, registry)) {
+    const key = capability.needsRows(config, rules)
+    if (key !== undefined) return key
   }
+  return undefined
+}
+
+/**
+ * Rules that switch on something the aggregates cannot carry are refused with its key (here, and by `sql`
+ * before it writes a statement whose result the gate would refuse).
+ */
+export function refuseRowsOnly(rules: Rules, registry: readonly Capability[] = CAPABILITIES): void {
+  const key = rowsOnlyKey(rules, registry)
+  if (key === undefined) return
+  throw new InputError(
+    { file: rules.source.file, key },
+    `reads the rows (or files beside them), which warehouse aggregates do not carry`,
+    `gate the rows (--baseline B --candidate C), or compute what ${key} needs where the rows are and keep it out of these rules`
+  )
 }
 
 /** What src/gate.ts runs on in place of the paired rows: a table without rows, the engine over the sums, the report's note. */
@@ -100,8 +104,12 @@ export interface FromSums {
  * refusals as the pairing's), the engine over the sums, and the report's words for them. It has no per-query
  * values: no regressed-query list, no histogram of differences (the report says so).
  */
-export function fromAggregates(rules: Rules, aggregates: Aggregates, options: StatsOptions = {}): FromSums {
-  refuseRowsOnly(rules)
+export function fromAggregates(
+  rules: Rules,
+  aggregates: Aggregates,
+  options: StatsOptions & { registry?: readonly Capability[] } = {}
+): FromSums {
+  refuseRowsOnly(rules, options.registry ?? CAPABILITIES)
   const table: PairedTable = {
     ids: [],
     metrics: new Map(

@@ -14,7 +14,14 @@
  * - `assess` is pure; the guards it returns count toward the verdict like every trust guard; the report parts it
  *   returns are placed by the renderers in fixed slots, in registry order.
  *
- * Adding a capability is its module and one line in src/capabilities/registry.ts.
+ * Adding a capability is its folder (src/capabilities/<name>/: the module with its rules fragment, reason words,
+ * optional files and whether it needs rows; its report parts; what only it reads or computes), one line in
+ * src/capabilities/registry.ts and its test: the rules schema, the refusals under --aggregates, the guards' words
+ * and the CLI's and action's optional files are derived from the registry (docs/architecture.md, "Adding a
+ * capability"; __tests__/capabilities/throwaway.test.ts proves it). Still closed, so an edit outside the folder
+ * for a capability that needs one: an exam record (`Records`, fetched in src/github/ and src/commands/), an
+ * option's usage line and action input (src/commands/usage.ts, action.yml), a field of the trust section the
+ * renderers draw (`TrustParts`), and a unit's own fields and reason codes (budget, holdout looks).
  */
 import type { PairedTable } from '../align/pair.js'
 import type { SeedSides } from '../align/seeds.js'
@@ -26,7 +33,7 @@ import type { SideRows } from '../model/rows.js'
 import type { PriorLooks } from '../decide/holdout.js'
 import type { RowsInput } from '../readers/rows-input.js'
 import type { StatsEngine, StatsOptions } from '../stats/compare.js'
-import type { TrustEvidence, TrustResult } from '../trust/trust.js'
+import type { GuardResult, TrustEvidence, TrustParts } from '../trust/trust.js'
 import type { FetchedFile } from '../readers/fetched.js'
 
 export type { FetchedFile } from '../readers/fetched.js'
@@ -61,6 +68,16 @@ export interface ExamFileSpec {
   fixed?: string
   /** The rules key that names it, for refusals. */
   key: string
+  /** How the command line gives it when it cannot fetch it (a file at a ref, an artifact). */
+  override?: CliOverride
+}
+
+/** The CLI option that gives an exam input the command line does not fetch, and what it is called in the refusal. */
+export interface CliOverride {
+  /** The option, without `--` (`reference`). */
+  option: string
+  /** The input in a sentence (`the reference`). */
+  what: string
 }
 
 /** An exam file inside an artifact of a trusted run (a push run on the default branch, or on `branch`). */
@@ -76,6 +93,7 @@ export interface ExamArtifactSpec {
   /** The rules key that counts looks on its run's commit (`reference.looks`): the ref must be a tag. */
   fixed?: string
   key: string
+  override?: CliOverride
 }
 
 /** What the action keeps about earlier runs where a pull request cannot write (src/github/). */
@@ -89,12 +107,19 @@ export interface Records {
 }
 
 /** An exam record: not a file, but what the trusted source keeps (the look ledger, the history). */
-export interface ExamRecordSpec {
-  role: 'exam'
-  kind: 'record'
-  name: keyof Records
-  key: string
-}
+export type ExamRecordSpec = {
+  [K in keyof Records]: {
+    role: 'exam'
+    kind: 'record'
+    name: K
+    key: string
+    /**
+     * The record outside a pull request, where nothing is counted and this run is the one look (the CLI's, and the
+     * action's on a push): declared by the capability, so the CLI keeps no list of records.
+     */
+    outside: Records[K]
+  }
+}[keyof Records]
 
 /** Files given on the command line or as action inputs: the baseline's or the candidate's. */
 export interface GivenSpec {
@@ -108,6 +133,18 @@ export interface GivenSpec {
   many: boolean
   /** Absent: refused with how to give it. */
   required: boolean
+}
+
+/**
+ * A file the invocation may give for a capability (a CLI option and an action input of one name), and the rules key
+ * that switches on what reads it. The CLI's and the action's lists of optional files, and the refusal of one given
+ * for nothing, are derived from these (src/load.ts, optionalFiles).
+ */
+export interface OptionalFile {
+  /** The CLI option (without --) and the action input. */
+  option: string
+  /** The rules key that switches on what reads it, for the refusal of a file given for nothing. */
+  readBy: string
 }
 
 export type InputSpec = ExamFileSpec | ExamArtifactSpec | ExamRecordSpec | GivenSpec
@@ -163,12 +200,26 @@ export interface AssessContext<Config, Evidence> {
 
 /** A capability's assessment: trust guards (they count toward the verdict), what the reports show, and its summary. */
 export interface Assessment<Summary> {
-  guards: import('../trust/trust.js').GuardResult[]
+  /** Each guard's reason code is one of the capability's {@link Capability.words}. */
+  guards: GuardResult[]
   summary: Summary
   /** The part of the trust section it fills (the trust family: comparability, pooling, zero hits, ...). */
-  trust?: Partial<Omit<TrustResult, 'guards' | 'publishable'>>
+  trust?: Partial<TrustParts>
   parts: RenderParts
 }
+
+/**
+ * The rules keys a capability adds to the rules file: top-level properties of the JSON Schema (merged into
+ * rules/schema.json by src/capabilities/rules.ts, validated by ajv with the rest), in the order written.
+ * Its `config` reads them from `rules.extra`, as written (ajv has checked them against this fragment).
+ */
+export type RulesFragment = Readonly<Record<string, Readonly<Record<string, unknown>>>>
+
+/**
+ * A capability's reason codes and their words: for each code its guards return, the sentence every report shows
+ * (RAW: each renderer escapes it for where it goes). A guard whose code has no words here is a bug: the gate stops.
+ */
+export type ReasonWords = Readonly<Record<string, (reason: never) => string>>
 
 /** After every check is decided: a capability may make a unit worse (budget) or undecided (holdout looks), never better. */
 export interface AdjustContext<Config, Summary> extends AssessContext<Config, unknown> {
@@ -181,8 +232,20 @@ export interface Capability<Config = unknown, Evidence = unknown, Summary = unkn
   readonly name: string
   /** One line on what it defends against, for docs/architecture.md and `explain`. */
   readonly about: string
+  /** Its rules keys, when it adds some to the schema (the older capabilities' keys are still in src/config/). */
+  readonly rules?: RulesFragment
+  /** The optional files the invocation may give for it (an input spec reads each when the rules switch it on). */
+  readonly files?: readonly OptionalFile[]
+  /** Its guards' reason codes and their words (none: it returns no guard). */
+  readonly words?: ReasonWords
   /** Its typed rules, or undefined when the rules do not ask for it (then nothing of it runs). */
   config(rules: Rules): Config | undefined
+  /**
+   * The rules key whose evidence is per query or in files beside the rows, or undefined when it runs on sums alone.
+   * Under `gate --aggregates` (no rows) a capability that names a key here is refused with that key, so no guard
+   * runs on an empty table. Required, so a new capability has to say.
+   */
+  needsRows(config: Config, rules: Rules): string | undefined
   /** The inputs it reads, by name and role. */
   inputs(config: Config, rules: Rules): InputSpec[]
   /** Reads its fetched inputs into evidence (readers/); called once, after the core sides. */

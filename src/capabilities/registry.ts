@@ -1,24 +1,24 @@
 import type { Rules } from '../config/types.js'
 import type { Aggregates } from '../model/aggregates.js'
 import type { Capability, CoreSides } from './contract.js'
-import { historyCapability } from './history.js'
-import { holdoutCapability } from './holdout.js'
-import { judgeCapability } from './judge.js'
-import { referenceCapability } from './reference.js'
-import { seedsCapability } from './seeds.js'
-import { queriesCapability } from './queries.js'
+import { historyCapability } from './history/capability.js'
+import { holdoutCapability } from './holdout/capability.js'
+import { judgeCapability } from './judge/capability.js'
+import { referenceCapability } from './reference/capability.js'
+import { seedsCapability } from './seeds/capability.js'
+import { queriesCapability } from './queries/capability.js'
 import {
   comparabilityCapability,
   datasetCapability,
   poolingCapability,
   twoStageCapability,
   zeroHitsCapability
-} from './trust-family.js'
+} from './trust/family.js'
 
 /**
  * Every capability, in the order load, gate, the action, the CLI and the renderers iterate them: guards count in
  * this order (trust first), report parts fill each slot in this order, the JSON report's keys follow it.
- * Adding a capability: its module, and one line here (docs/architecture.md, "Capabilities").
+ * Adding a capability: its folder, one line here and its test (docs/architecture.md, "Adding a capability").
  */
 export const CAPABILITIES: readonly Capability[] = [
   comparabilityCapability,

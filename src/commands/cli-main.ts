@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { runGate } from '../gate.js'
-import { loadGateInputs, readRules } from '../load.js'
+import { loadGateInputs, optionalFiles, readRules } from '../load.js'
 import { cliInputSource } from './cli-source.js'
 import { InputError, isInputError } from '../errors.js'
 import { writeOutput } from '../output.js'
@@ -31,13 +31,8 @@ import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat } from '../readers/rows-input.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
 
-/** The gate command's options that give the baseline's or the candidate's files (each must be one some input reads). */
-const GIVEN_OPTIONS = [
-  'baseline-manifest',
-  'candidate-manifest',
-  'reference-manifest',
-  'candidate-judge-labels'
-] as const
+/** The gate command's options that give optional files (each must be one some input reads): from the registry. */
+const GIVEN_OPTIONS = optionalFiles().map((f) => f.option)
 
 /** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
@@ -167,7 +162,6 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   }
   const source = cliInputSource({
     given: v as Record<string, string | string[] | undefined>,
-    overrides: { 'reference rows': v.reference as string | undefined },
     rulesFile: rules.source.file
   })
   const loaded = await loadGateInputs(rules, source, {

@@ -19,38 +19,35 @@ import { localFile, type FetchedFile } from '../readers/fetched.js'
  */
 export function cliInputSource(options: {
   given: Readonly<Record<string, string | string[] | undefined>>
-  overrides?: Readonly<Record<string, string | undefined>>
   rulesFile: string
 }): InputSource {
-  const overrides = options.overrides ?? {}
+  const overrideOf = (spec: ExamFileSpec | ExamArtifactSpec): string | undefined => {
+    const v = spec.override === undefined ? undefined : options.given[spec.override.option]
+    return typeof v === 'string' ? v : undefined
+  }
   return {
     examPlace: 'the working directory',
     examFile(spec: ExamFileSpec): Promise<FetchedFile> {
-      const given = overrides[spec.name]
+      const given = overrideOf(spec)
       if (given !== undefined) return Promise.resolve(localFile(given))
       if (spec.ref !== undefined)
         throw notFetched(options.rulesFile, spec, {
           where: `${spec.path ?? ''} at ${spec.ref}`,
-          how: `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec.name)} reference.csv`
+          how: `e.g. git show ${spec.ref}:${spec.path ?? ''} > reference.csv, then ${overrideOption(spec)} reference.csv`
         })
       return Promise.resolve(localFile(spec.path as string))
     },
     examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
-      const given = overrides[spec.name]
+      const given = overrideOf(spec)
       if (given !== undefined) return Promise.resolve(localFile(given))
       throw notFetched(options.rulesFile, spec, {
         where: `the artifact ${spec.artifact}`,
-        how: `download it (gh run download --name ...), then ${overrideOption(spec.name)} FILE`
+        how: `download it (gh run download --name ...), then ${overrideOption(spec)} FILE`
       })
     },
     record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, _rules: Rules): Promise<Records[K]> {
-      // Outside a pull request nothing is counted: this run is the one look.
-      const none: Records = {
-        'holdout-looks': { thisPr: null },
-        history: undefined,
-        'budget-looks': { thisLook: 1, unknown: null }
-      }
-      return Promise.resolve(none[spec.name])
+      // Outside a pull request nothing is counted: this run is the one look (each record's spec says what that is).
+      return Promise.resolve(spec.outside as Records[K])
     },
     given(spec: GivenSpec): string[] {
       const v = options.given[spec.option]
@@ -59,11 +56,9 @@ export function cliInputSource(options: {
   }
 }
 
-/** The CLI options that give an exam input the CLI does not fetch itself. */
-const OVERRIDE_OPTIONS: Record<string, string> = { 'reference rows': '--reference' }
-
-function overrideOption(name: string): string {
-  return OVERRIDE_OPTIONS[name] ?? '--reference'
+/** The CLI option that gives an exam input the CLI does not fetch itself (its spec's `override`). */
+function overrideOption(spec: ExamFileSpec | ExamArtifactSpec): string {
+  return spec.override === undefined ? `the ${spec.name}` : `--${spec.override.option}`
 }
 
 /** Where an exam input is that the command line does not fetch, and how to get it by hand. */
@@ -74,13 +69,13 @@ interface NotFetched {
   how: string
 }
 
-function notFetched(rulesFile: string, spec: { key: string; name: string }, place: NotFetched): InputError {
+function notFetched(rulesFile: string, spec: ExamFileSpec | ExamArtifactSpec, place: NotFetched): InputError {
   const { key, name } = spec
   const { where, how } = place
-  const what = name === 'reference rows' ? 'the reference' : `the ${name}`
+  const what = spec.override?.what ?? `the ${name}`
   return new InputError(
     { file: rulesFile, key: key.split('.')[0] },
     `${what} is ${where}, which the command line does not fetch`,
-    `pass the rows with ${overrideOption(name)} FILE: ${how}`
+    `pass the rows with ${overrideOption(spec)} FILE: ${how}`
   )
 }

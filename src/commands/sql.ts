@@ -1,3 +1,4 @@
+import { refuseRowsOnly } from '../capabilities/aggregates.js'
 import { readRules } from '../load.js'
 import { writeOutput } from '../output.js'
 import { InputError } from '../errors.js'
@@ -37,6 +38,8 @@ export async function sqlCommand(options: SqlCommand, out: (text: string) => voi
     shard: options.shard,
     histogramsOnly: options.histogramsOnly
   })
+  // What the SQL computes, the gate decides from only when nothing in the rules needs the rows.
+  refuseRowsOnly(rules)
   if (options.out !== undefined) await writeOutput(options.out, sql)
   else out(sql)
 }

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { InputError } from '../errors.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { sha256 } from '../util/hash.js'
@@ -8,7 +8,6 @@ import { parseAmount } from './amount.js'
 import { trustRules } from './trust-rules.js'
 import { referenceRules, toBudget, type CheckSite } from './reference-rules.js'
 import { judgeRules } from './judge-rules.js'
-import { historyRules } from './history-rules.js'
 import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
@@ -25,14 +24,28 @@ const DEFAULTS = {
 
 // validateSchema: false: the schema itself is checked by the tests (it is ours), not on every start (~10 ms).
 const ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false })
-const validate = ajv.compile(RULES_SCHEMA)
+/** Compiled validators by schema: the core's, or one assembled from a capability registry (src/capabilities/). */
+const validators = new WeakMap<object, ValidateFunction<RawRules>>()
+
+function validatorOf(schema: object): ValidateFunction<RawRules> {
+  let validate = validators.get(schema)
+  if (validate === undefined) {
+    // Without its $id: ajv keeps one schema per $id, and each registry's schema is its own.
+    const { $id: _id, ...anonymous } = schema as { $id?: string }
+    validate = ajv.compile<RawRules>(anonymous)
+    validators.set(schema, validate)
+  }
+  return validate
+}
 
 /**
  * Reads a rules file (YAML or JSON text) into typed {@link Rules}: schema validation (ajv, against the
  * published schema) first, then the checks a schema cannot express. Every refusal names the file, the line
- * and the key, with a "did you mean" for misspelt keys and metric names.
+ * and the key, with a "did you mean" for misspelt keys and metric names. `schema` is the core's, or the one
+ * src/capabilities/rules-schema.ts assembles with every capability's rules keys (they arrive in `rules.extra`).
  */
-export function loadRules(text: string, file: string): Rules {
+export function loadRules(text: string, file: string, schema: object = RULES_SCHEMA): Rules {
+  const validate = validatorOf(schema)
   const source = parseSource(text, file, 'rules')
   const data = source.data
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -45,6 +58,12 @@ export function loadRules(text: string, file: string): Rules {
   refuseNonFinite(data, [], source, file)
   if (!validate(data)) throw schemaError(pickError(validate.errors ?? []), source, file)
   return toRules(data, source, file, sha256(text))
+}
+
+/** The top-level keys the core's schema does not declare: a capability's, validated by its fragment. */
+function capabilityKeys(raw: RawRules): ReadonlyMap<string, unknown> {
+  const core = RULES_SCHEMA.properties as Record<string, unknown>
+  return new Map(Object.entries(raw).filter(([key]) => !Object.hasOwn(core, key)))
 }
 
 /** The rules file as written, typed from its schema (src/config/schema.ts), which ajv has already checked. */
@@ -168,7 +187,7 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     ...trustRules(raw, fail),
     ...referenceRules(raw, checks, fail),
     judge: judgeRules(raw.judge, new Set(metrics.keys()), fail),
-    history: historyRules(raw)
+    extra: capabilityKeys(raw)
   }
 }
 

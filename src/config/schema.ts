@@ -1,6 +1,5 @@
 import { AMOUNT_SCHEMA } from './amount.js'
 import { BUDGET_PROPERTY, REFERENCE_RULES_PROPERTIES } from './reference-rules.js'
-import { HISTORY_RULES_PROPERTIES } from './history-rules.js'
 import { TRUST_RULES_PROPERTIES } from './trust-rules.js'
 import { JUDGE_RULES_PROPERTIES } from './judge-rules.js'
 
@@ -99,7 +98,6 @@ export const RULES_SCHEMA = {
     ...TRUST_RULES_PROPERTIES,
     ...REFERENCE_RULES_PROPERTIES,
     ...JUDGE_RULES_PROPERTIES,
-    ...HISTORY_RULES_PROPERTIES,
     slices: {
       type: 'array',
       description:

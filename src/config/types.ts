@@ -1,7 +1,6 @@
 import type { JudgeRules } from './judge-rules.js'
 
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
-import type { HistoryRules } from './history-rules.js'
 
 export type Direction = 'higher' | 'lower'
 
@@ -114,7 +113,7 @@ export interface Rules {
   judgments: JudgmentsRules | undefined
   slices: string[]
   statistics: StatisticsRules
-  /** `file`: the queries file (its text and attributes are the exam's; src/capabilities/queries.ts). */
+  /** `file`: the queries file (its text and attributes are the exam's; src/capabilities/queries/capability.ts). */
   queries: { missing: 'error' | 'zero'; minPerSlice: number; file?: string }
   /** How an inconclusive unit counts when the data do not show it (see decide/counts.ts). */
   onInconclusive: 'fail' | 'pass'
@@ -122,14 +121,17 @@ export interface Rules {
   onTooFew: 'fail' | 'pass'
   checks: CheckRule[]
   source: { file: string; sha256: string }
+  /**
+   * The values of the keys capabilities add to the schema (`Capability.rules`), as written and validated, by key;
+   * a capability's `config` reads its own from here.
+   */
+  extra: ReadonlyMap<string, unknown>
   /** Trust checks (docs/trust.md): the evaluation set, snapshot comparability, pooling bias, whole-class failures. */
   dataset?: DatasetRules
   comparability?: ComparabilityRules
   pooling?: PoolingRules
   maxZeroHitShare?: ZeroHitRules
   twoStage?: TwoStageRules
-  /** Metrics over the last gate runs on the default branch (src/config/history-rules.ts). */
-  history?: HistoryRules
   /** The LLM judge checked against human anchors, and its diagnostics (docs/trust.md, "Judge anchors"). */
   judge?: JudgeRules
   /** The last release's rows the checks' budgets are spent against (src/config/reference-rules.ts). */

@@ -1,10 +1,10 @@
 import type { Rules } from '../config/types.js'
-import type { GuardReason, GuardResult, TrustRuleName } from '../trust/trust.js'
+import type { GuardReason, TrustRuleName, WordedGuard } from '../trust/trust.js'
 import { guardCounts } from './counts.js'
 import type { CheckResult, UnitResult } from './types.js'
 
 /** A trust guard with how it counts toward the verdict (decided here, with the checks). */
-export interface CountedGuard extends GuardResult {
+export interface CountedGuard extends WordedGuard {
   counts: 'pass' | 'fail'
 }
 
@@ -24,7 +24,7 @@ export type DecidedBy =
 /** The verdict and what decided it, from the trust guards and the evaluated checks. Pure. */
 export function decideVerdict(
   rules: Rules,
-  guards: readonly GuardResult[],
+  guards: readonly WordedGuard[],
   checks: readonly CheckResult[]
 ): { verdict: 'pass' | 'fail'; decidedBy: DecidedBy; guards: CountedGuard[] } {
   const counted = guards.map((g): CountedGuard => ({ ...g, counts: guardCounts(g.status, rules) }))

@@ -11,7 +11,7 @@ import { unitCounts } from './counts.js'
 import { isStatistical } from './describe.js'
 import { decideVerdict, type CountedGuard, type DecidedBy } from './decided-by.js'
 import type { CheckResult, Family, Reason, Status, UnitResult } from './types.js'
-import type { GuardResult } from '../trust/trust.js'
+import type { WordedGuard } from '../trust/trust.js'
 import { minOf } from '../util/extent.js'
 import { standing, type Standing } from './core.js'
 import { unitPValue, unitTest } from './superior-tests.js'
@@ -44,7 +44,7 @@ export function decide(
   rules: Rules,
   table: PairedTable,
   stats: StatsEngine,
-  guards: readonly GuardResult[] = []
+  guards: readonly WordedGuard[] = []
 ): Decision {
   // The family is known before any result: the statistical checks and, for per_slice, the slices present.
   const sets = rules.checks.map((rule) => unitSets(rule, table, stats))

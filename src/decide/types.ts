@@ -21,7 +21,7 @@ export type Reason =
   | 'too_many_regressions'
   | 'non_finite'
   | 'no_queries'
-  /** The drop since the rules' reference is shown beyond the check's budget (src/decide/budget.ts). */
+  /** The drop since the rules' reference is shown beyond the check's budget (src/capabilities/reference/budget.ts). */
   | 'budget_exceeded'
   /** The interval of the drop since the reference straddles the budget. */
   | 'budget_crosses'
@@ -33,7 +33,7 @@ export type Reason =
   | 'holdout_looks_exceeded'
   /** The holdout looks so far could not be counted (an unreadable or unwritable ledger): never taken as 0. */
   | 'holdout_looks_unknown'
-  /** Fewer seed files on a side than statistics.min_seeds (src/stats/seeds.ts). */
+  /** Fewer seed files on a side than statistics.min_seeds (src/capabilities/seeds/stats.ts). */
   | 'too_few_seeds'
   /**
    * The interval would pass, but it cannot support a pass (the one reliability rule, src/stats/reliability.ts:
@@ -77,7 +77,7 @@ export interface UnitResult {
 }
 
 /**
- * A unit's regression budget (src/decide/budget.ts): the candidate against the rules' reference (the last
+ * A unit's regression budget (src/capabilities/reference/budget.ts): the candidate against the rules' reference (the last
  * release) on the unit's queries, at the unit's confidence. `used` and `usedCi` are the drop since the
  * reference in the metric's bad direction (positive = worse than the reference, negative = better), in metric
  * units; `budget` is the allowed drop in metric units (a relative budget resolved on the reference mean).

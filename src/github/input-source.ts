@@ -1,3 +1,4 @@
+import { historyRules } from '../capabilities/history/rules.js'
 import type {
   ExamArtifactSpec,
   ExamFileSpec,
@@ -68,7 +69,7 @@ export function actionInputSource(
       ? examAtBase(client, ctx, pr, { tmpRoot: options.tmpRoot, workspace: ctx.workspace })
       : undefined
   const fetched = new Map<string, ReferenceProvenance>()
-  // the commits that do not move (a tag's, a full sha) of the inputs read at one: where their looks are counted
+  // the commits that do not move (a tag's, a full sha) of the inputs read at one, by the rules key that counts looks there
   const fixedCommits = new Map<string, string>()
   const notFixed = (spec: ExamFileSpec | ExamArtifactSpec, key: string, ref: ResolvedRef): InputError =>
     new InputError(
@@ -114,7 +115,7 @@ export function actionInputSource(
         }
         if (spec.fixed !== undefined && spec.ref !== undefined) {
           if (ref.kind === 'branch') throw notFixed(spec, key, ref)
-          fixedCommits.set(spec.name, ref.sha)
+          fixedCommits.set(spec.fixed, ref.sha)
         }
         const got = await readAtRef(c, ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
         fetched.set(spec.name, got.provenance)
@@ -134,7 +135,7 @@ export function actionInputSource(
       })
       if (spec.fixed !== undefined) {
         if (ref.kind !== 'tag') throw notFixed(spec, where.key, ref)
-        fixedCommits.set(spec.name, ref.sha)
+        fixedCommits.set(spec.fixed, ref.sha)
       }
       const from = {
         artifact: spec.artifact,
@@ -161,7 +162,7 @@ export function actionInputSource(
           const read = await readAndRecordBudgetLook(options.client, ctx, pr, {
             commentName: options.commentName,
             // only a commit that does not move keeps a count (the rules and examFile refuse any other)
-            commit: fixedCommits.get('reference rows'),
+            commit: fixedCommits.get(spec.key),
             runUrl: runUrlOf(ctx)
           })
           if (read.warning !== undefined) options.warn(read.warning)
@@ -226,13 +227,14 @@ async function looks(
 
 async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<Records['history']> {
   const { client, ctx, pr } = options
-  if (rules.history === undefined || client === undefined || pr === undefined) return undefined
+  const history = historyRules(rules)
+  if (history === undefined || client === undefined || pr === undefined) return undefined
   return fetchHistory(client, ctx, {
-    runs: rules.history.runs,
-    maxAgeDays: rules.history.maxAgeDays,
+    runs: history.runs,
+    maxAgeDays: history.maxAgeDays,
     branch: ctx.defaultBranch || pr.baseRef || 'main',
-    artifactName: rules.history.artifact ?? reportArtifactName(options.commentName),
-    workflow: rules.history.workflow,
+    artifactName: history.artifact ?? reportArtifactName(options.commentName),
+    workflow: history.workflow,
     tmpDir: await options.historyDir(),
     now: options.now,
     download: options.download

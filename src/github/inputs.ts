@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js'
+import { optionalFiles } from '../load.js'
 import { parseRowsFormat, type RowsFormat } from '../readers/rows-input.js'
 import type { CommentMode } from './comment.js'
 import { COMMIT_STATUS_MODES, type CommitStatusMode } from './commit-status.js'
@@ -29,15 +30,13 @@ export interface ActionInputs {
   inputFormat: RowsFormat | undefined
   /** The query id field of exports without query_id (ragas, deepeval). */
   idField: string | undefined
-  /** Snapshot manifests of the two sides (comparability). */
-  baselineManifest: string | undefined
-  candidateManifest: string | undefined
+  /**
+   * The optional files given, by action input (src/load.ts, optionalFiles: the sides' snapshot manifests, the
+   * reference's manifest, the candidate judge's labels, ...).
+   */
+  files: ReadonlyMap<string, string>
   /** When to create a commit status on the PR's head (src/github/commit-status.ts). */
   commitStatus: CommitStatusMode
-  /** Snapshot manifest of the rules' reference (regression budget). */
-  referenceManifest: string | undefined
-  /** The candidate judge's labels of the rules' judge anchors (an answer: read from the workspace). */
-  candidateJudgeLabels: string | undefined
   /**
    * Several files per side, one per independently trained seed (the input's non-empty lines); absent with one
    * line, when `baseline` / `candidate` is the file. See docs/statistics.md, "Seed replicates".
@@ -118,11 +117,10 @@ export function readInputs(get: (name: string) => string, eventName: string): Ac
     prNumber: rawPr ? Number(rawPr) : undefined,
     inputFormat: v('input-format') ? parseFormat(v('input-format')) : undefined,
     idField: v('id-field') || undefined,
-    baselineManifest: v('baseline-manifest') || undefined,
-    candidateManifest: v('candidate-manifest') || undefined,
+    files: new Map(
+      optionalFiles().flatMap((f): Array<[string, string]> => (v(f.option) ? [[f.option, v(f.option)]] : []))
+    ),
     commitStatus: oneOf(v('commit-status') || 'auto', COMMIT_STATUS_MODES, 'commit-status'),
-    referenceManifest: v('reference-manifest') || undefined,
-    candidateJudgeLabels: v('candidate-judge-labels') || undefined,
     ...(baselineSeeds.length > 1 || candidateSeeds.length > 1 ? { baselineSeeds, candidateSeeds } : {})
   }
 }

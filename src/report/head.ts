@@ -1,7 +1,6 @@
 import type { GateResult } from '../decide/result.js'
 import type { TrustResult } from '../trust/trust.js'
 import type { DecidedBy } from '../decide/decided-by.js'
-import { guardSentence } from './guard-words.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { summarize, type Finding } from './verdict.js'
 
@@ -36,7 +35,7 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
   const { decidedBy, guards } = result.decision
   // The deciding rule's own sentence: a guard's reason in words, or the deciding check's finding.
   const shown: Finding | null = decidedBy?.kind === 'check' ? summary.decidedBy : null
-  const sentence = decidedBy?.kind === 'trust' ? guardSentence(decidedBy.reason) : (shown?.sentence ?? null)
+  const sentence = decidedBy?.kind === 'trust' ? decidedBy.guard.words : (shown?.sentence ?? null)
   const deciding = decidedBy?.kind === 'trust' ? decidedBy.guard : null
   const others = guards.filter((g) => g !== deciding && g.status !== 'pass')
   return {
@@ -47,7 +46,7 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
     trust: others.map((g) => ({
       rule: g.rule,
       status: g.status as 'fail' | 'inconclusive',
-      reason: guardSentence(g.reason)
+      reason: g.words
     })),
     publishable: trust ? publishableWords(trust) : null,
     toJudge: toJudgeSentence(trust, files),

@@ -206,7 +206,7 @@ export function toJsonReport(result: GateResult): string {
     regressions: {
       metric: result.primaryMetric,
       count: result.regressions.length,
-      // Holdout queries are counted, never listed (src/capabilities/holdout.ts).
+      // Holdout queries are counted, never listed (src/capabilities/holdout/capability.ts).
       queries: listable.shown.map((r) => ({
         query_id: r.id,
         baseline: r.baseline,

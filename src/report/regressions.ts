@@ -56,7 +56,7 @@ export function regressionRecords(result: GateResult): RegressionRecord[] {
   const attrNames = [...table.attrs.keys()].sort()
   const out: RegressionRecord[] = []
   for (let i = 0; i < table.ids.length; i++) {
-    // Holdout queries are never listed one by one (src/capabilities/holdout.ts): the file is uploaded from PR runs.
+    // Holdout queries are never listed one by one (src/capabilities/holdout/capability.ts): the file is uploaded from PR runs.
     if (isWithheld(result, i)) continue
     const worse = metrics.filter((m) => m.sign * (m.cand[i] - m.base[i]) < 0).map((m) => m.name)
     if (worse.length === 0) continue

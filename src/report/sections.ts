@@ -268,7 +268,7 @@ export function regressedTable(result: GateResult, limit: number): string {
   const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0
   const d = levelDigits(primary, typical)
   const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
-  // The query's text beside its id, when the rules name a queries file (src/capabilities/queries.ts).
+  // The query's text beside its id, when the rules name a queries file (src/capabilities/queries/capability.ts).
   const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)
   const withText = texts.some((t) => t !== undefined)
   const rows = [

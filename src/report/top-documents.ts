@@ -14,7 +14,7 @@ function grade(g: number | null | undefined): string {
 }
 
 /**
- * Both runs' top documents of the regressed queries the Markdown lists (runs mode: src/capabilities/queries.ts
+ * Both runs' top documents of the regressed queries the Markdown lists (runs mode: src/capabilities/queries/capability.ts
  * keeps the first five of each side, with the judgments' grades), collapsed under their table: one row per rank,
  * baseline beside candidate, so a reviewer sees in the PR comment what the candidate put where the relevant
  * documents were. Bounded: the listed queries (TOP_REGRESSIONS) times the kept ranks, each id cut to DOC_CHARS and

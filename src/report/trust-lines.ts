@@ -5,7 +5,6 @@ import { publishableWords } from './head.js'
 import { describeDifference } from '../trust/comparability.js'
 import { QUANTILES } from '../trust/zero-hits.js'
 import type { Decision } from '../decide/evaluate.js'
-import { guardSentence } from './guard-words.js'
 import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
 import { shownSliceRows } from './slice-rows.js'
 import { firstListed, MAX_LISTED } from './listed.js'
@@ -88,7 +87,7 @@ export function trustBody(trust: TrustResult): string[] {
     out.push(
       table([
         ['Trust rule', 'Status', 'Reason'],
-        ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(guardSentence(g.reason), 600)])
+        ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(g.words, 600)])
       ]),
       ''
     )
@@ -285,7 +284,7 @@ export function trustJson(
       rule: g.rule,
       status: g.status,
       counts_as: g.counts,
-      reason: guardSentence(g.reason)
+      reason: g.words
     })),
     decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
     comparability:

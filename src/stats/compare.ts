@@ -22,7 +22,7 @@ export interface StatsEngine {
   members(filters: Filters): Int32Array
   /** Per-query differences candidate - baseline of a metric, aligned with the table's ids. */
   differences(metric: string): Float64Array
-  /** Seed files per side when the gate knows them (src/stats/seeds.ts); undefined = one per side. */
+  /** Seed files per side when the gate knows them (src/capabilities/seeds/stats.ts); undefined = one per side. */
   seeds?: { baseline: number; candidate: number }
   /** An engine without rows (a warehouse's aggregates, src/stats/aggregate-engine.ts): the values of an attribute in a subset. */
   valuesOf?(attr: string, filters: Filters): string[]

@@ -19,7 +19,7 @@ export type IntervalMethod =
   | 'exact'
   /** Hall's skew-corrected t (src/stats/skew-t.ts): every other column and design. */
   | 'skew-t'
-  /** t over seeds and queries with Satterthwaite's degrees of freedom (src/stats/seed-interval.ts): declared seed replicates. */
+  /** t over seeds and queries with Satterthwaite's degrees of freedom (src/capabilities/seeds/interval.ts): declared seed replicates. */
   | 'seeds-t'
   /** Percentile bootstrap (statistics.interval: percentile). */
   | 'percentile'

@@ -10,7 +10,7 @@ import type { IntervalMethod } from './interval.js'
 
 /**
  * The law of a metric's paired differences over the queries. Declared seed replicates ({@link seedsDeclared}) add
- * the t over seeds and queries on top of it (src/stats/seeds.ts): the interval is then the wider of the two.
+ * the t over seeds and queries on top of it (src/capabilities/seeds/stats.ts): the interval is then the wider of the two.
  */
 export function differenceLaw(
   statistics: StatisticsRules,

@@ -16,7 +16,6 @@ import { analysePooling, type PoolingResult } from './pooling.js'
 import { DEFAULT_POOL_DEPTH } from '../config/trust-rules.js'
 import { analyseTwoStage, type TwoStageResult } from './two-stage.js'
 import { analyseZeroHits, type ZeroHitResult } from './zero-hits.js'
-import type { JudgeReason, JudgeRuleName } from './judge-reasons.js'
 
 /**
  * The trust checks: can this comparison be believed at all? They run beside the statistics and come first
@@ -38,17 +37,26 @@ export interface TrustEvidence {
   manifests: { baseline: Manifest | null; candidate: Manifest | null; dataset: Manifest | null }
 }
 
-/** The rules key of a trust rule that can decide the verdict (a guard). */
-export type TrustRuleName = 'comparability' | 'pooling.max_unjudged' | 'max_zero_hit_share' | JudgeRuleName
+/**
+ * The rules key of a trust rule that can decide the verdict (a guard): open, each capability owns its own
+ * (`comparability`, `pooling.max_unjudged`, `judge.min_kappa`, ...).
+ */
+export type TrustRuleName = string
 
 /** Which limit of a share cap a value broke: the absolute share, or the baseline's share plus the increase allowed. */
 export type CapBreach = { kind: 'share'; share: number } | { kind: 'increase'; baseline: number; increase: number }
 
 /**
- * Why a guard has its status, as a stable code and the numbers behind it; src/report/guard-words.ts turns it into
- * the sentence every report shows, so the analysis holds no wording.
+ * Why a guard has its status, as a stable code and the numbers behind it. Open: the capability that returns the
+ * guard owns the code and gives its words (`Capability.words`, src/capabilities/contract.ts), so the analysis
+ * holds no wording and the core lists no code.
  */
-export type GuardReason =
+export interface GuardReason {
+  readonly code: string
+}
+
+/** The reasons of the trust family's guards (their words: src/capabilities/trust/words.ts). */
+export type TrustGuardReason =
   | { code: 'comparable'; mustMatch: string[] }
   | { code: 'not_comparable'; mismatches: FieldDifference[] }
   /** Mean unjudged shares of the top `depth`, within the cap. */
@@ -57,8 +65,6 @@ export type GuardReason =
   /** No slice breaks the cap; `baseline`/`candidate` are the shares over all queries. */
   | { code: 'zero_hits_within'; depth: number; cap: ShareCap; baseline: number; candidate: number }
   | { code: 'zero_hits_above'; depth: number; breaches: ZeroHitBreach[] }
-  /** The LLM judge against its human anchors, and its diagnostics (src/stats/judge.ts). */
-  | JudgeReason
 
 /** One slice whose share of queries without a relevant document in the top k breaks the cap. */
 export interface ZeroHitBreach {
@@ -73,10 +79,16 @@ export interface ZeroHitBreach {
  * A trust rule's outcome, shown before the statistical checks. How it counts toward the verdict (an
  * inconclusive guard resolved by on_inconclusive) is decided in src/decide/, with the checks.
  */
-export interface GuardResult {
+export interface GuardResult<Reason extends GuardReason = GuardReason> {
   rule: TrustRuleName
   status: 'pass' | 'fail' | 'inconclusive'
-  reason: GuardReason
+  reason: Reason
+}
+
+/** A guard with its reason in words, given by the capability that owns the code (src/gate.ts adds them). */
+export interface WordedGuard extends GuardResult {
+  /** RAW: each renderer escapes it for where it goes. */
+  words: string
 }
 
 /** Unanswerable questions of the gated split, and what each side did with them. */
@@ -100,14 +112,18 @@ export interface DatasetSummary {
   otherSplit: number
 }
 
-export interface TrustResult {
-  /** The guards in a fixed order (comparability, pooling, zero hits); src/decide/ counts them toward the verdict. */
-  guards: GuardResult[]
+/** The trust section's parts the trust family fills (src/capabilities/trust/); absent ones are empty. */
+export interface TrustParts {
   comparability: ComparabilityResult | null
   pooling: PoolingResult | null
   zeroHits: ZeroHitResult
   twoStage: TwoStageResult | null
   dataset: DatasetSummary | null
+}
+
+export interface TrustResult extends TrustParts {
+  /** The guards in registry order (comparability, pooling, zero hits, judge); src/decide/ counts them. */
+  guards: WordedGuard[]
   publishable: { value: boolean; reasons: string[]; unchecked: string[] }
 }
 
@@ -117,7 +133,7 @@ const EPS = 1e-12
 export function assessComparability(
   rules: Rules,
   manifests: TrustEvidence['manifests']
-): { guards: GuardResult[]; comparability: ComparabilityResult | null } {
+): { guards: GuardResult<TrustGuardReason>[]; comparability: ComparabilityResult | null } {
   const { baseline: mb, candidate: mc, dataset: md } = manifests
   if (rules.comparability !== undefined && (mb === null || mc === null)) {
     throw new InputError(
@@ -138,7 +154,7 @@ export function assessComparability(
     rules.comparability?.mayDiffer ?? ['embedding']
   )
   if (rules.comparability === undefined) return { guards: [], comparability }
-  const guard: GuardResult = {
+  const guard: GuardResult<TrustGuardReason> = {
     rule: 'comparability',
     status: comparability.comparable ? 'pass' : 'fail',
     reason: comparability.comparable
@@ -158,7 +174,7 @@ export function assessPooling(
   rules: Rules,
   table: PairedTable,
   runs: TrustEvidence['runs']
-): { guards: GuardResult[]; pooling: PoolingResult | null } {
+): { guards: GuardResult<TrustGuardReason>[]; pooling: PoolingResult | null } {
   if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
     throw new InputError(
       { file: rules.source.file, key: 'pooling.max_unjudged' },
@@ -172,7 +188,7 @@ export function assessPooling(
   if (pooling === null || cap === undefined) return { guards: [], pooling }
   const breach = capBreach(cap, pooling.baseline.meanUnjudged, pooling.candidate.meanUnjudged)
   const shares = { depth, baseline: pooling.baseline.meanUnjudged, candidate: pooling.candidate.meanUnjudged }
-  const guard: GuardResult = {
+  const guard: GuardResult<TrustGuardReason> = {
     rule: 'pooling.max_unjudged',
     status: breach === null ? 'pass' : cap.outcome,
     reason:
@@ -186,7 +202,7 @@ export function assessZeroHits(
   rules: Rules,
   table: PairedTable,
   runs: TrustEvidence['runs']
-): { guards: GuardResult[]; zeroHits: ZeroHitResult } {
+): { guards: GuardResult<TrustGuardReason>[]; zeroHits: ZeroHitResult } {
   if (runs === null && rules.maxZeroHitShare !== undefined) {
     throw new InputError(
       { file: rules.source.file, key: 'max_zero_hit_share' },
@@ -209,7 +225,7 @@ export function assessZeroHits(
     const b = capBreach(z, s.baseline, s.candidate)
     if (b !== null) breaches.push({ slice: s.slice, n: s.n, baseline: s.baseline, candidate: s.candidate, breach: b })
   }
-  const guard: GuardResult = {
+  const guard: GuardResult<TrustGuardReason> = {
     rule: 'max_zero_hit_share',
     status: breaches.length === 0 ? 'pass' : z.outcome,
     reason:
@@ -279,7 +295,29 @@ export function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs'
  * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
  * when one of these could not be checked.
  */
-export function judgePublishable(
+/** The trust section when no capability filled a part (per-query rows, none of the trust family in the registry). */
+const NO_TRUST_PARTS: TrustParts = {
+  comparability: null,
+  pooling: null,
+  zeroHits: { depth: 0, fromRuns: false, slices: [] },
+  twoStage: null,
+  dataset: null
+}
+
+/**
+ * The trust section the reports show: every guard, the parts the capabilities filled (a later one's part wins),
+ * and whether the result is publishable. src/gate.ts hands every capability's part here without naming one.
+ */
+export function trustSection(
+  guards: WordedGuard[],
+  filled: ReadonlyArray<Partial<TrustParts> | undefined>
+): TrustResult {
+  const parts: TrustParts = { ...NO_TRUST_PARTS }
+  for (const part of filled) Object.assign(parts, part)
+  return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
+}
+
+function judgePublishable(
   pooling: PoolingResult | null,
   dataset: DatasetSummary | null,
   comparability: ComparabilityResult | null

@@ -6,7 +6,7 @@
  * weights |i - j| and (i - j)^2 (kappa does not change when the weights are rescaled).
  */
 
-import type { KappaWeights } from '../config/judge-rules.js'
+import type { KappaWeights } from '../../config/judge-rules.js'
 
 /** Agreement weight of positions i and j on a scale of k labels (1 on the diagonal). */
 export function agreementWeight(i: number, j: number, k: number, weights: KappaWeights): number {

@@ -1,8 +1,8 @@
-import type { CheckRule, MetricRule, Rules } from '../config/types.js'
-import type { StatsEngine } from '../stats/compare.js'
-import type { Filters } from '../stats/subsets.js'
-import { inBetterDirection, standing } from './core.js'
-import type { BudgetResult, Status, UnitResult } from './types.js'
+import type { CheckRule, MetricRule, Rules } from '../../config/types.js'
+import type { StatsEngine } from '../../stats/compare.js'
+import type { Filters } from '../../stats/subsets.js'
+import { inBetterDirection, standing } from '../../decide/core.js'
+import type { BudgetResult, Status, UnitResult } from '../../decide/types.js'
 
 /** The candidate against the reference: its statistics engine (same rules, seed and slices) and its label. */
 export interface ReferenceStats {
@@ -15,7 +15,7 @@ export interface ReferenceStats {
   looks?: BudgetLooks
 }
 
-/** This run's look at the budget against the release's allowance (src/capabilities/reference.ts). */
+/** This run's look at the budget against the release's allowance (src/capabilities/reference/capability.ts). */
 export interface BudgetLooks {
   /** This run's look, counted in the ledger (1 = the first); null when it could not be counted. */
   thisLook: number | null

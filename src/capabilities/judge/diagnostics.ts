@@ -1,10 +1,10 @@
-import type { PairedTable } from '../align/pair.js'
-import { InputError } from '../errors.js'
-import { valueAt, type SideRows } from '../model/rows.js'
-import type { JudgeAnchors } from '../readers/anchors.js'
-import { compareCodePoints } from '../util/order.js'
-import { quote } from '../util/show.js'
-import { pearson, slope, spearman } from './correlation.js'
+import type { PairedTable } from '../../align/pair.js'
+import { InputError } from '../../errors.js'
+import { valueAt, type SideRows } from '../../model/rows.js'
+import type { JudgeAnchors } from './anchors.js'
+import { compareCodePoints } from '../../util/order.js'
+import { quote } from '../../util/show.js'
+import { pearson, slope, spearman } from '../../stats/correlation.js'
 
 /**
  * What the judge does besides agreeing with humans: does it give an item the same label when asked again

@@ -1,19 +1,19 @@
-import type { PairedTable } from '../align/pair.js'
-import type { SeedSides } from '../align/seeds.js'
-import type { Rules } from '../config/types.js'
-import { InputError } from '../errors.js'
-import { quote } from '../util/show.js'
-import type { SideRows } from '../model/rows.js'
-import { percentileInterval } from './bca.js'
-import { sortedResamples } from '../util/order-statistics.js'
-import { createResampleCache, RESAMPLE_CACHE_BYTES } from './resample-cache.js'
-import type { Comparison, StatsEngine } from './compare.js'
-import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from './seed-bootstrap.js'
-import { seedInterval } from './seed-interval.js'
-import { hull } from './interval.js'
-import { seedsDeclared } from './law.js'
-import { filterKey } from './subsets.js'
-import { maxOf } from '../util/extent.js'
+import type { PairedTable } from '../../align/pair.js'
+import type { SeedSides } from '../../align/seeds.js'
+import type { Rules } from '../../config/types.js'
+import { InputError } from '../../errors.js'
+import { quote } from '../../util/show.js'
+import type { SideRows } from '../../model/rows.js'
+import { percentileInterval } from '../../stats/bca.js'
+import { sortedResamples } from '../../util/order-statistics.js'
+import { createResampleCache, RESAMPLE_CACHE_BYTES } from '../../stats/resample-cache.js'
+import type { Comparison, StatsEngine } from '../../stats/compare.js'
+import { seedBootstrap, seedSpread, type SeedColumns, type SeedSpread } from '../../stats/seed-bootstrap.js'
+import { seedInterval } from './interval.js'
+import { hull } from '../../stats/interval.js'
+import { seedsDeclared } from '../../stats/law.js'
+import { filterKey } from '../../stats/subsets.js'
+import { maxOf } from '../../util/extent.js'
 
 /** A seed SD at or below this is rounding error of equal seed means (sums of doubles), not a spread. */
 const NO_SPREAD = 1e-12
@@ -46,7 +46,7 @@ export interface SeedsSummary {
 
 /**
  * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
- * and queries: the t interval over seeds and queries (src/stats/seed-interval.ts) under statistics.interval auto,
+ * and queries: the t interval over seeds and queries (src/capabilities/seeds/interval.ts) under statistics.interval auto,
  * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
  * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
  * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
@@ -149,7 +149,7 @@ export function withSeeds(
 }
 
 /**
- * A comparison whose interval is the t interval over seeds and queries (src/stats/seed-interval.ts), the default
+ * A comparison whose interval is the t interval over seeds and queries (src/capabilities/seeds/interval.ts), the default
  * (statistics.interval auto). Its notes say whose training variance was measured and whose was assumed.
  */
 function seedTComparison(

@@ -1,15 +1,15 @@
-import { nearName } from '../align/attribute-hint.js'
-import { neededAttributes } from '../config/attributes.js'
-import type { Rules } from '../config/types.js'
-import { InputError } from '../errors.js'
-import { attrAt, type SideRows } from '../model/rows.js'
-import { readFetched } from '../readers/fetched.js'
-import { readQueriesFile, type QueriesFile } from '../readers/queries-file.js'
-import { fromByteString } from '../util/order.js'
-import { quote } from '../util/show.js'
-import type { Capability } from './contract.js'
-import type { QueryDetails } from '../decide/result.js'
-import type { QueryEvidence } from '../trust/evidence.js'
+import { nearName } from '../../align/attribute-hint.js'
+import { neededAttributes } from '../../config/attributes.js'
+import type { Rules } from '../../config/types.js'
+import { InputError } from '../../errors.js'
+import { attrAt, type SideRows } from '../../model/rows.js'
+import { readFetched } from '../../readers/fetched.js'
+import { readQueriesFile, type QueriesFile } from './file.js'
+import { fromByteString } from '../../util/order.js'
+import { quote } from '../../util/show.js'
+import type { Capability } from '../contract.js'
+import type { QueryDetails } from '../../decide/result.js'
+import type { QueryEvidence } from '../../trust/evidence.js'
 
 const FILE = 'queries file'
 
@@ -29,6 +29,7 @@ export const queriesCapability: Capability<{ file: string | undefined }, Queries
   name: 'queries',
   about: 'runs without attributes: the exam’s queries file gives each query its slices and text',
   config: (rules) => ({ file: rules.queries.file }),
+  needsRows: (q) => (q.file === undefined ? undefined : 'queries.file'),
   inputs: (q) =>
     q.file === undefined ? [] : [{ role: 'exam', kind: 'file', name: FILE, path: q.file, key: 'queries.file' }],
   async read(_q, inputs, { rules }) {

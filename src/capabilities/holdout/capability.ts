@@ -1,14 +1,14 @@
-import type { DatasetRules } from '../config/types.js'
+import type { DatasetRules } from '../../config/types.js'
 import {
   capHoldoutUnit,
   countHoldoutLooks,
   holdoutMask,
   type HoldoutAccount,
   type PriorLooks
-} from '../decide/holdout.js'
-import { holdoutJson, holdoutSentence } from '../report/holdout.js'
-import { inline, plain } from '../report/escape.js'
-import type { Capability } from './contract.js'
+} from '../../decide/holdout.js'
+import { holdoutJson, holdoutSentence } from '../../report/holdout.js'
+import { inline, plain } from '../../report/escape.js'
+import type { Capability } from '../contract.js'
 
 interface Summary {
   account: HoldoutAccount
@@ -30,7 +30,10 @@ export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = 
   name: 'holdout',
   about: 'a holdout looked at until it agrees: looks counted where a PR cannot reset them, per-query details withheld',
   config: (rules) => rules.dataset,
-  inputs: () => [{ role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks' }],
+  needsRows: () => 'dataset',
+  inputs: () => [
+    { role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks', outside: { thisPr: null } }
+  ],
   read: (_d, inputs) => Promise.resolve(inputs.record('holdout-looks') ?? { thisPr: null }),
   assess({ rules, table, evidence }) {
     const account = countHoldoutLooks(rules, table, evidence ?? { thisPr: null }) as HoldoutAccount

@@ -1,18 +1,18 @@
-import { pairReference } from '../align/reference.js'
-import { InputError } from '../errors.js'
-import { quote } from '../util/show.js'
-import type { ReferenceRules } from '../config/types.js'
-import { evaluateBudget, withBudget, type BudgetLooks } from '../decide/budget.js'
-import type { SideRows } from '../model/rows.js'
-import { readFetched } from '../readers/fetched.js'
-import { readGatedRows } from '../readers/gated-rows.js'
-import type { Manifest } from '../readers/manifest.js'
-import { budgetSection, budgetsJson, budgetTextLines, unitBudgetJson, type ReferenceSummary } from '../report/budget.js'
-import { plain } from '../report/escape.js'
-import { createStats, type StatsEngine } from '../stats/compare.js'
-import { readManifest } from '../trust/load-trust.js'
-import { checkReferenceSnapshot } from '../trust/reference-snapshot.js'
-import type { Capability, InputSpec } from './contract.js'
+import { pairReference } from './exam.js'
+import { InputError } from '../../errors.js'
+import { quote } from '../../util/show.js'
+import type { ReferenceRules } from '../../config/types.js'
+import { evaluateBudget, withBudget, type BudgetLooks } from './budget.js'
+import type { SideRows } from '../../model/rows.js'
+import { readFetched } from '../../readers/fetched.js'
+import { readGatedRows } from '../../readers/gated-rows.js'
+import type { Manifest } from '../../readers/manifest.js'
+import { budgetSection, budgetsJson, budgetTextLines, unitBudgetJson, type ReferenceSummary } from './report.js'
+import { plain } from '../../report/escape.js'
+import { createStats, type StatsEngine } from '../../stats/compare.js'
+import { readManifest } from '../../trust/load-trust.js'
+import { checkReferenceSnapshot } from './snapshot.js'
+import type { Capability, InputSpec } from '../contract.js'
 
 /** The reference rows as read, with their snapshot manifest (null when none was named). */
 export interface ReferenceEvidence {
@@ -29,6 +29,8 @@ interface Summary extends ReferenceSummary {
 
 const ROWS = 'reference rows'
 const MANIFEST = 'reference manifest'
+/** The command line cannot fetch a file at a ref or an artifact: --reference gives the rows. */
+const OVERRIDE = { option: 'reference', what: 'the reference' }
 
 /**
  * The regression budget (rules `reference` and a check's `budget`): the drop since the last release, not only
@@ -44,6 +46,8 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
   about:
     'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
   config: (rules) => rules.reference,
+  needsRows: () => 'reference',
+  files: [{ option: 'reference-manifest', readBy: 'reference' }],
   inputs: (r): InputSpec[] => [
     r.artifact === undefined
       ? {
@@ -54,6 +58,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
           ref: r.ref,
           dated: true,
           ...fixedFor(r),
+          override: OVERRIDE,
           key: 'reference.path'
         }
       : {
@@ -65,6 +70,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
           file: r.artifact.file,
           ref: r.artifact.ref,
           ...fixedFor(r),
+          override: OVERRIDE,
           key: 'reference.artifact'
         },
     {
@@ -77,7 +83,15 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
     },
     ...(r.looks === undefined
       ? []
-      : [{ role: 'exam' as const, kind: 'record' as const, name: 'budget-looks' as const, key: 'reference.looks' }])
+      : [
+          {
+            role: 'exam' as const,
+            kind: 'record' as const,
+            name: 'budget-looks' as const,
+            key: 'reference.looks',
+            outside: { thisLook: 1, unknown: null }
+          }
+        ])
   ],
   async read(_r, inputs, { rules, rowsInput }) {
     const rowsFile = inputs.file(ROWS)

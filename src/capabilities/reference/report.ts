@@ -1,12 +1,12 @@
-import type { MetricRule } from '../config/types.js'
-import type { GateResult } from '../decide/result.js'
-import type { CheckResult, UnitResult } from '../decide/evaluate.js'
-import type { ReferenceProvenance } from '../model/provenance.js'
-import { lookConfidence, type BudgetLooks } from '../decide/budget.js'
-import { confidenceLabel } from './format.js'
-import { inline } from './escape.js'
-import { formatAge } from './provenance.js'
-import { budgetWords, sliceLabel } from './words.js'
+import type { MetricRule } from '../../config/types.js'
+import type { GateResult } from '../../decide/result.js'
+import type { CheckResult, UnitResult } from '../../decide/evaluate.js'
+import type { ReferenceProvenance } from '../../model/provenance.js'
+import { lookConfidence, type BudgetLooks } from './budget.js'
+import { confidenceLabel } from '../../report/format.js'
+import { inline } from '../../report/escape.js'
+import { formatAge } from '../../report/provenance.js'
+import { budgetWords, sliceLabel } from '../../report/words.js'
 
 /** What the reports say about the reference (rules `reference`): its label, the rows as read, their count, the snapshot check. */
 export interface ReferenceSummary {

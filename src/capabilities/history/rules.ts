@@ -1,8 +1,10 @@
 /**
  * The `history` key, declared once: how many past gate runs on the default branch a PR report draws its metrics
- * over; its schema and the typed value it parses to, together, so the feature is one file in config/.
+ * over; its schema (the capability's rules fragment, merged into the rules schema by src/capabilities/rules-schema.ts)
+ * and the typed value it parses to, together, in the capability's folder.
  */
-import type { SchemaType } from './schema-type.js'
+import type { Rules } from '../../config/types.js'
+import type { SchemaType } from '../../config/schema-type.js'
 
 /** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
 export const DEFAULT_HISTORY_MAX_AGE_DAYS = 90
@@ -19,7 +21,7 @@ export interface HistoryRules {
   artifact: string | undefined
 }
 
-/** The JSON Schema of the `history` key, spread into RULES_SCHEMA by src/config/schema.ts. */
+/** The JSON Schema of the `history` key: the history capability's rules fragment. */
 export const HISTORY_RULES_PROPERTIES = {
   history: {
     type: 'object',
@@ -56,16 +58,15 @@ export const HISTORY_RULES_PROPERTIES = {
   }
 } as const
 
-/** The typed `history` rules, or undefined when the rules have none. */
-export function historyRules(raw: {
-  history?: SchemaType<(typeof HISTORY_RULES_PROPERTIES)['history']>
-}): HistoryRules | undefined {
+/** The typed `history` rules, or undefined when the rules have none (the loader has checked them against the fragment). */
+export function historyRules(rules: Rules): HistoryRules | undefined {
+  const raw = rules.extra.get('history') as SchemaType<(typeof HISTORY_RULES_PROPERTIES)['history']> | undefined
   return (
-    raw.history && {
-      runs: raw.history.runs,
-      maxAgeDays: raw.history.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS,
-      workflow: raw.history.workflow,
-      artifact: raw.history.artifact
+    raw && {
+      runs: raw.runs,
+      maxAgeDays: raw.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS,
+      workflow: raw.workflow,
+      artifact: raw.artifact
     }
   )
 }

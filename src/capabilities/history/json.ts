@@ -1,4 +1,4 @@
-import type { HistoryInput } from '../model/history.js'
+import type { HistoryInput } from '../../model/history.js'
 
 /**
  * The JSON report's `history` object (docs/report.md): which past gate runs were read and what was left out.

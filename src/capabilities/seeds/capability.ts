@@ -1,12 +1,12 @@
-import type { SeedSides } from '../align/seeds.js'
-import type { StatisticsRules } from '../config/types.js'
-import { SECTION_TITLES } from '../report/sections.js'
-import { inline, plain } from '../report/escape.js'
-import { seedSentences, seedsBody, seedsJson } from '../report/seeds.js'
-import { seedRules, withSeeds, type SeedsSummary } from '../stats/seeds.js'
-import type { Capability } from './contract.js'
-import { refuseRepeatedSeeds, refuseUndeclaredSeeds } from './seed-identity.js'
-import { metricBounds, seedsDeclared } from '../stats/law.js'
+import type { SeedSides } from '../../align/seeds.js'
+import type { StatisticsRules } from '../../config/types.js'
+import { SECTION_TITLES } from '../../report/sections.js'
+import { inline, plain } from '../../report/escape.js'
+import { seedSentences, seedsBody, seedsJson } from './report.js'
+import { seedRules, withSeeds, type SeedsSummary } from './stats.js'
+import type { Capability } from '../contract.js'
+import { refuseRepeatedSeeds, refuseUndeclaredSeeds } from './identity.js'
+import { metricBounds, seedsDeclared } from '../../stats/law.js'
 
 /** Seed replicates declared (or rules that count seeds): the two-level design is in force. */
 const counted = (rules: StatisticsRules): boolean => seedsDeclared(rules) || rules.minSeeds !== undefined
@@ -24,6 +24,7 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
   name: 'seeds',
   about: 'one lucky seed: intervals over independently trained seeds, each seed counted once by its content',
   config: (rules) => rules.statistics,
+  needsRows: (s) => (s.minSeeds === undefined ? undefined : 'statistics.min_seeds'),
   inputs: () => [],
   read: (_s, _inputs, { core }) => Promise.resolve(core.seeds),
   prepare(rules, core) {

@@ -1,10 +1,10 @@
-import { InputError } from '../errors.js'
-import type { JudgeRules } from '../config/judge-rules.js'
-import { readAnchors, readCandidateJudgeLabels, type JudgeAnchors } from '../readers/anchors.js'
-import { readFetched } from '../readers/fetched.js'
-import { assessJudge, type JudgeResult } from '../decide/judge-guards.js'
-import { judgeBody, judgeJson } from '../report/judge.js'
-import type { Capability } from './contract.js'
+import { InputError } from '../../errors.js'
+import type { JudgeRules } from '../../config/judge-rules.js'
+import { readAnchors, readCandidateJudgeLabels, type JudgeAnchors } from './anchors.js'
+import { readFetched } from '../../readers/fetched.js'
+import { assessJudge, type JudgeResult } from './guards.js'
+import { judgeBody, judgeGuardSentence, judgeJson } from './report.js'
+import type { Capability } from '../contract.js'
 
 /** The candidate judge's labels: the action input and CLI option that give them. */
 export const CANDIDATE_JUDGE_LABELS = 'candidate-judge-labels'
@@ -20,7 +20,10 @@ export const CANDIDATE_JUDGE_LABELS = 'candidate-judge-labels'
 export const judgeCapability: Capability<JudgeRules, JudgeAnchors | null, JudgeResult> = {
   name: 'judge',
   about: 'a changed or drifting judge: agreement with human anchors, drift between the sides’ judges, length bias',
+  files: [{ option: CANDIDATE_JUDGE_LABELS, readBy: 'judge.anchors' }],
+  words: { judge: judgeGuardSentence },
   config: (rules) => rules.judge,
+  needsRows: () => 'judge',
   inputs: (j) => [
     ...(j.anchors === undefined
       ? []

@@ -1,8 +1,8 @@
-import type { SeedSides } from '../align/seeds.js'
-import type { StatisticsRules } from '../config/types.js'
-import { InputError } from '../errors.js'
-import type { SideRows } from '../model/rows.js'
-import { SPREAD_TOLERANCE } from '../stats/reliability.js'
+import type { SeedSides } from '../../align/seeds.js'
+import type { StatisticsRules } from '../../config/types.js'
+import { InputError } from '../../errors.js'
+import type { SideRows } from '../../model/rows.js'
+import { SPREAD_TOLERANCE } from '../../stats/reliability.js'
 
 /**
  * How many seed files a side may give, and when two are one seed. The design is the rules' (statistics.seeds): an

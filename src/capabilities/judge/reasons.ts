@@ -1,5 +1,5 @@
 /**
- * Why a judge guard has its status, as numbers (src/report/judge.ts says it in words). The judge guards are
+ * Why a judge guard has its status, as numbers (src/capabilities/judge/report.ts says it in words). The judge guards are
  * trust guards: when one counts as fail the gate fails as "the ruler changed", decided by that rule, whatever the
  * statistical checks say, because scores from a judge that no longer agrees with the human anchors (or agrees
  * less than the baseline's judge did) do not measure the same thing on both sides.

@@ -1,11 +1,11 @@
 import { markdownTable } from 'markdown-table'
-import type { MetricRule } from '../config/types.js'
-import type { GateResult } from '../decide/result.js'
-import type { SeedMetricSummary, SeedsSummary } from '../stats/seeds.js'
-import type { SeedSpread } from '../stats/seed-bootstrap.js'
-import { inline } from './escape.js'
-import { digitsFor, fixed, signed } from './format.js'
-import { inPoints } from './words.js'
+import type { MetricRule } from '../../config/types.js'
+import type { GateResult } from '../../decide/result.js'
+import type { SeedMetricSummary, SeedsSummary } from './stats.js'
+import type { SeedSpread } from '../../stats/seed-bootstrap.js'
+import { inline } from '../../report/escape.js'
+import { digitsFor, fixed, signed } from '../../report/format.js'
+import { inPoints } from '../../report/words.js'
 
 /**
  * Seed replicates in the reports (docs/statistics.md, "Seed replicates"): the spread between each side's

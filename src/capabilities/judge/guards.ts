@@ -1,14 +1,14 @@
-import type { Rules } from '../config/types.js'
-import type { JudgeRules, KappaWeights } from '../config/judge-rules.js'
-import type { PairedTable } from '../align/pair.js'
-import type { SideRows } from '../model/rows.js'
-import type { JudgeAnchors } from '../readers/anchors.js'
-import { InputError } from '../errors.js'
-import type { GuardResult } from '../trust/trust.js'
-import type { JudgeGuardUnit, JudgeRuleName } from '../trust/judge-reasons.js'
-import { judgeAgreement, labelScale, type SliceAgreement } from '../stats/judge-agreement.js'
-import { unitsForSkew } from '../stats/reliability.js'
-import { standing } from './core.js'
+import type { Rules } from '../../config/types.js'
+import type { JudgeRules, KappaWeights } from '../../config/judge-rules.js'
+import type { PairedTable } from '../../align/pair.js'
+import type { SideRows } from '../../model/rows.js'
+import type { JudgeAnchors } from './anchors.js'
+import { InputError } from '../../errors.js'
+import type { GuardResult } from '../../trust/trust.js'
+import type { JudgeGuardUnit, JudgeReason, JudgeRuleName } from './reasons.js'
+import { judgeAgreement, labelScale, type SliceAgreement } from './agreement.js'
+import { unitsForSkew } from '../../stats/reliability.js'
+import { standing } from '../../decide/core.js'
 import {
   judgePosition,
   judgeRepeatability,
@@ -16,13 +16,13 @@ import {
   type LengthBias,
   type PositionConsistency,
   type Repeatability
-} from '../stats/judge-diagnostics.js'
+} from './diagnostics.js'
 
 /**
  * The judge's guards, decided here (each rule with a limit -> pass / fail / inconclusive per unit) over the
  * agreement and diagnostics src/stats/ computes: is the ruler still the same? The judge against human anchors
  * (agreement per slice, drift between the sides' judges) and its diagnostics (repeatability, position consistency,
- * length bias). Pure: the anchors arrive read (src/readers/anchors.ts).
+ * length bias). Pure: the anchors arrive read (src/capabilities/judge/anchors.ts).
  */
 
 export interface JudgeResult {
@@ -39,7 +39,7 @@ export interface JudgeResult {
   position: PositionConsistency[]
   lengthBias: LengthBias | null
   /** The judge guards, in a fixed order (min_kappa, max_drop, repeatability, position, length_bias). */
-  guards: GuardResult[]
+  guards: GuardResult<JudgeReason>[]
 }
 
 /** What the judge assessment reads: the paired table and both sides' rows (answer lengths), and the anchors. */
@@ -63,7 +63,7 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
     )
   }
   const { confidence } = rules.statistics
-  const guards: GuardResult[] = []
+  const guards: GuardResult<JudgeReason>[] = []
   let agreement: SliceAgreement[] = []
   let repeatability: Repeatability[] = []
   let position: PositionConsistency[] = []
@@ -136,7 +136,7 @@ export function assessJudge(rules: Rules, inputs: JudgeInputs): JudgeResult | nu
 }
 
 /** A guard from its units: fail when any unit fails, else inconclusive when any is undecided, else pass. */
-function guard(rule: JudgeRuleName, limit: number, units: JudgeGuardUnit[]): GuardResult {
+function guard(rule: JudgeRuleName, limit: number, units: JudgeGuardUnit[]): GuardResult<JudgeReason> {
   const status = units.some((u) => u.status === 'fail')
     ? 'fail'
     : units.length === 0 || units.some((u) => u.status === 'inconclusive')

@@ -1,5 +1,12 @@
-import type { Capability } from './contract.js'
-import { assessComparability, assessPooling, assessTwoStage, assessZeroHits, summariseDataset } from '../trust/trust.js'
+import type { Capability } from '../contract.js'
+import {
+  assessComparability,
+  assessPooling,
+  assessTwoStage,
+  assessZeroHits,
+  summariseDataset
+} from '../../trust/trust.js'
+import { COMPARABILITY_WORDS, POOLING_WORDS, ZERO_HITS_WORDS } from './words.js'
 
 /**
  * The trust checks that read what the core read (src/load.ts): the snapshot manifests, the runs scored against
@@ -13,7 +20,9 @@ import { assessComparability, assessPooling, assessTwoStage, assessZeroHits, sum
 export const comparabilityCapability: Capability<true, null, null> = {
   name: 'comparability',
   about: 'the two sides were built on the same snapshot (corpus, chunker, judge, metric code): the same exam',
+  words: COMPARABILITY_WORDS,
   config: () => true,
+  needsRows: (_c, rules) => (rules.comparability === undefined ? undefined : 'comparability'),
   inputs: () => [],
   read: () => Promise.resolve(null),
   assess: ({ rules, core }) => {
@@ -26,7 +35,9 @@ export const comparabilityCapability: Capability<true, null, null> = {
 export const poolingCapability: Capability<true, null, null> = {
   name: 'pooling',
   about: "the candidate's top k is judged as completely as the baseline's (judgments pooled from the old system only)",
+  words: POOLING_WORDS,
   config: () => true,
+  needsRows: (_c, rules) => (rules.pooling === undefined ? undefined : 'pooling'),
   inputs: () => [],
   read: () => Promise.resolve(null),
   assess: ({ rules, table, core }) => {
@@ -39,7 +50,9 @@ export const poolingCapability: Capability<true, null, null> = {
 export const zeroHitsCapability: Capability<true, null, null> = {
   name: 'zero-hits',
   about: 'a slice that an average hides: queries with no relevant document in the top k, per slice',
+  words: ZERO_HITS_WORDS,
   config: () => true,
+  needsRows: (_c, rules) => (rules.maxZeroHitShare === undefined ? undefined : 'max_zero_hit_share'),
   inputs: () => [],
   read: () => Promise.resolve(null),
   assess: ({ rules, table, core }) => {
@@ -53,6 +66,7 @@ export const twoStageCapability: Capability<true, null, null> = {
   name: 'two-stage',
   about: 'a ranker gain that is a retrieval loss: the first stage’s ceiling and the ranker’s nDCG, per side',
   config: () => true,
+  needsRows: (_c, rules) => (rules.twoStage === undefined ? undefined : 'two_stage'),
   inputs: () => [],
   read: () => Promise.resolve(null),
   assess: ({ rules, table, core }) => ({
@@ -68,6 +82,7 @@ export const datasetCapability: Capability<true, null, null> = {
   name: 'dataset',
   about: 'the exam is the agreed one: its split, disputed and unanswerable questions are counted, never silent',
   config: () => true,
+  needsRows: (_c, rules) => (rules.dataset === undefined ? undefined : 'dataset'),
   inputs: () => [],
   read: () => Promise.resolve(null),
   assess: ({ core }) => ({

@@ -1,8 +1,8 @@
-import type { Rules } from '../config/types.js'
-import { InputError } from '../errors.js'
-import type { SideRows } from '../model/rows.js'
-import { quote } from '../util/show.js'
-import type { PairedTable } from './pair.js'
+import type { Rules } from '../../config/types.js'
+import { InputError } from '../../errors.js'
+import type { SideRows } from '../../model/rows.js'
+import { quote } from '../../util/show.js'
+import type { PairedTable } from '../../align/pair.js'
 
 /** How many ids a refusal lists before "and N more". */
 const LIST_LIMIT = 10

@@ -1,7 +1,7 @@
-import type { Rules } from '../config/types.js'
-import { InputError } from '../errors.js'
-import { underPath, type Manifest } from '../readers/manifest.js'
-import { quote } from '../util/show.js'
+import type { Rules } from '../../config/types.js'
+import { InputError } from '../../errors.js'
+import { underPath, type Manifest } from '../../readers/manifest.js'
+import { quote } from '../../util/show.js'
 
 /**
  * Whether the reference was made on the exam's snapshot: its manifest against the baseline's (else the

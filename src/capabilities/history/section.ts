@@ -1,12 +1,12 @@
-import type { MetricRule } from '../config/types.js'
-import type { GateResult } from '../decide/result.js'
-import type { HistoryInput, PastReport, SkipReason } from '../model/history.js'
+import type { MetricRule } from '../../config/types.js'
+import type { GateResult } from '../../decide/result.js'
+import type { HistoryInput, PastReport, SkipReason } from '../../model/history.js'
 import { markdownTable } from 'markdown-table'
-import { inline } from './escape.js'
-import { digitsFor, fixed } from './format.js'
-import { gatedMetrics } from './regressions.js'
-import { sliceLabel } from './words.js'
-import { maxOf, minOf } from '../util/extent.js'
+import { inline } from '../../report/escape.js'
+import { digitsFor, fixed } from '../../report/format.js'
+import { gatedMetrics } from '../../report/regressions.js'
+import { sliceLabel } from '../../report/words.js'
+import { maxOf, minOf } from '../../util/extent.js'
 
 /**
  * The `### History` section of a PR report: each gated metric (over all queries, and over every slice a check

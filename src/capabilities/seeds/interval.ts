@@ -1,5 +1,5 @@
-import { seedMean, type SeedColumns } from './seed-bootstrap.js'
-import { tQuantile } from './special.js'
+import { seedMean, type SeedColumns } from '../../stats/seed-bootstrap.js'
+import { tQuantile } from '../../stats/special.js'
 
 /** Whose training variance an interval over seeds measured. */
 export type TrainingVariance =

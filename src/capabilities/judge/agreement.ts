@@ -1,11 +1,11 @@
-import type { KappaWeights } from '../config/judge-rules.js'
-import { InputError } from '../errors.js'
-import type { AnchorItem, JudgeAnchors } from '../readers/anchors.js'
-import { compareCodePoints } from '../util/order.js'
-import { quote } from '../util/show.js'
+import type { KappaWeights } from '../../config/judge-rules.js'
+import { InputError } from '../../errors.js'
+import type { AnchorItem, JudgeAnchors } from './anchors.js'
+import { compareCodePoints } from '../../util/order.js'
+import { quote } from '../../util/show.js'
 import { kappaWeighted, kappaWeighting, rawAgreement } from './kappa.js'
-import { tQuantile } from './special.js'
-import { MAX_SLICE_VALUES } from '../align/slice-values.js'
+import { tQuantile } from '../../stats/special.js'
+import { MAX_SLICE_VALUES } from '../../align/slice-values.js'
 
 /**
  * Agreement of the judge with the human anchors, per slice: Cohen's kappa (weighted for graded labels), raw

@@ -1,8 +1,8 @@
-import type { HistoryRules } from '../config/history-rules.js'
-import type { HistoryInput } from '../model/history.js'
-import { historySection } from '../report/history.js'
-import { historyJson } from '../report/history-json.js'
-import type { Capability } from './contract.js'
+import { HISTORY_RULES_PROPERTIES, historyRules, type HistoryRules } from './rules.js'
+import type { HistoryInput } from '../../model/history.js'
+import { historySection } from './section.js'
+import { historyJson } from './json.js'
+import type { Capability } from '../contract.js'
 
 /**
  * History (rules `history`): each gated metric over the last gate runs on the default branch, with this PR as the
@@ -14,8 +14,10 @@ import type { Capability } from './contract.js'
 export const historyCapability: Capability<HistoryRules, HistoryInput | undefined, HistoryInput | undefined> = {
   name: 'history',
   about: 'a slow slide no single PR shows: the gated metrics over the default branch’s last gate runs',
-  config: (rules) => rules.history,
-  inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history' }],
+  rules: HISTORY_RULES_PROPERTIES,
+  config: historyRules,
+  needsRows: () => 'history',
+  inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history', outside: undefined }],
   read: (_h, inputs) => Promise.resolve(inputs.record('history')),
   assess: ({ evidence: history }) => ({
     guards: [],

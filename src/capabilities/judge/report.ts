@@ -1,9 +1,9 @@
 import { markdownTable } from 'markdown-table'
-import type { JudgeResult } from '../decide/judge-guards.js'
-import type { SideAgreement } from '../stats/judge-agreement.js'
-import type { JudgeGuardUnit, JudgeReason } from '../trust/judge-reasons.js'
-import { inline } from './escape.js'
-import { confidenceLabel, fixed, percent, signed } from './format.js'
+import type { JudgeResult } from './guards.js'
+import type { SideAgreement } from './agreement.js'
+import type { JudgeGuardUnit, JudgeReason } from './reasons.js'
+import { inline } from '../../report/escape.js'
+import { confidenceLabel, fixed, percent, signed } from '../../report/format.js'
 
 /**
  * The judge in the report: its guards' sentences ("the ruler changed"), the Markdown lines of the Trust section

@@ -1,0 +1,142 @@
+/**
+ * A capability is a folder (issue 35, item 1): a throwaway capability, "fail below N paired queries", added in a
+ * temp registry and nowhere else, must be wired end to end: its rules key accepted by the schema, its guard
+ * evaluated on the paired rows and counted toward the verdict, its reason codes in its own words in every report,
+ * its optional file known to the invocation, and its need for rows refused under --aggregates. Each expectation
+ * fails if the list it exercises is closed again in the core (the schema, the guard reasons' words, the given
+ * files and who reads them, the rows-only keys), because this capability is in none of them: checked by putting
+ * each closed list back (a fixed ROWS_ONLY, a fixed list of reason codes, the core's schema, a fixed READ_BY). docs/architecture.md ("Adding a capability") walks through the same capability.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { loadAggregateInputs } from '../../src/capabilities/aggregates.js'
+import type { Capability } from '../../src/capabilities/contract.js'
+import { CAPABILITIES } from '../../src/capabilities/registry.js'
+import { cliInputSource } from '../../src/commands/cli-source.js'
+import type { Rules } from '../../src/config/types.js'
+import { runGate } from '../../src/gate.js'
+import { loadGateInputs, optionalFiles, rulesFromText } from '../../src/load.js'
+import { toJsonReport } from '../../src/report/json.js'
+import { toMarkdown } from '../../src/report/markdown.js'
+import { toText } from '../../src/report/text.js'
+import { jsonl, refusal, writeFiles } from '../helpers.js'
+
+/** The throwaway's reason: how many queries were paired, against the floor. */
+interface PairedReason {
+  code: 'paired_enough' | 'paired_too_few'
+  n: number
+  min: number
+}
+
+const KEY = 'min_paired_queries'
+
+/** The whole capability, as its folder would hold it. */
+const minPaired: Capability<number, null, null> = {
+  name: 'min-paired',
+  about: 'a comparison on too few queries to mean anything: fail below a floor of paired queries',
+  rules: { [KEY]: { type: 'integer', minimum: 1, description: 'Fail when fewer queries than this are paired.' } },
+  words: {
+    paired_enough: (r: PairedReason) => `${r.n} paired queries, at least ${r.min}`,
+    paired_too_few: (r: PairedReason) => `only ${r.n} paired queries, fewer than the ${r.min} the rules ask for`
+  },
+  // An optional file it would read (a list of queries to leave out, say): the CLI's and the action's lists derive from it.
+  files: [{ option: 'min-paired-excluded', readBy: KEY }],
+  config: (rules) => rules.extra.get(KEY) as number | undefined,
+  needsRows: () => KEY,
+  inputs: () => [
+    {
+      role: 'answer',
+      kind: 'given',
+      name: 'excluded',
+      option: 'min-paired-excluded',
+      input: 'min-paired-excluded',
+      many: false,
+      required: false
+    }
+  ],
+  read: () => Promise.resolve(null),
+  assess: ({ config: min, table }) => {
+    const n = table.ids.length
+    const reason: PairedReason = { code: n >= min ? 'paired_enough' : 'paired_too_few', n, min }
+    return { guards: [{ rule: KEY, status: n >= min ? 'pass' : 'fail', reason }], summary: null, parts: {} }
+  }
+}
+
+const REGISTRY: readonly Capability[] = [...CAPABILITIES, minPaired]
+
+const rulesText = (min: number | null): string =>
+  `version: 1\nqueries: { min_per_slice: 5 }\nmetrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - { name: holds, metric: m, non_inferior: { margin: 0.5 } }\n${min === null ? '' : `${KEY}: ${min}\n`}`
+
+const rows = jsonl(Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, m: 0.5 })))
+
+async function gate(min: number | null, registry: readonly Capability[] = REGISTRY) {
+  const files = writeFiles({ 'rules.yml': rulesText(min), 'b.jsonl': rows, 'c.jsonl': rows })
+  const rules = rulesFromText(rulesText(min), files['rules.yml'], registry)
+  const source = cliInputSource({
+    given: { baseline: files['b.jsonl'], candidate: files['c.jsonl'] },
+    rulesFile: files['rules.yml']
+  })
+  return { rules, result: runGate(await loadGateInputs(rules, source, { registry }), {}, registry) }
+}
+
+describe('a throwaway capability in a temp registry, and no edit elsewhere', () => {
+  it('its rules key is accepted by the schema the registry assembles, and refused without it', async () => {
+    const { rules } = await gate(20)
+    expect(rules.extra.get(KEY)).toBe(20)
+    const refused = await refusal(() => rulesFromText(rulesText(20), 'rules.yml', CAPABILITIES))
+    expect(refused.message).toMatch(/min_paired_queries/)
+    expect((await refusal(() => rulesFromText(rulesText(0), 'rules.yml', REGISTRY))).message).toMatch(/minimum|>= 1/)
+  })
+
+  it('its guard is evaluated on the paired rows and decides the verdict, in its own words in every report', async () => {
+    const { result } = await gate(20)
+    expect(result.decision.verdict).toBe('fail')
+    expect(result.decision.decidedBy).toMatchObject({ kind: 'trust', rule: KEY })
+    const words = 'only 12 paired queries, fewer than the 20 the rules ask for'
+    expect(result.trust?.guards).toEqual([
+      { rule: KEY, status: 'fail', reason: { code: 'paired_too_few', n: 12, min: 20 }, words }
+    ])
+    expect(toMarkdown(result)).toContain(words)
+    expect(toText(result, { color: false })).toContain(words)
+    const json = JSON.parse(toJsonReport(result)) as { decided_by: string; trust: { guards: unknown[] } }
+    expect(json.decided_by).toBe(KEY)
+    expect(json.trust.guards).toEqual([{ rule: KEY, status: 'fail', counts_as: 'fail', reason: words }])
+  })
+
+  it('passes above its floor, and is off (nothing of it runs) when the rules do not name its key', async () => {
+    const { result } = await gate(10)
+    expect(result.decision.verdict).toBe('pass')
+    expect(toMarkdown(result)).toContain('12 paired queries, at least 10')
+    const off = await gate(null)
+    expect(off.result.trust?.guards).toEqual([])
+    expect(off.result.capabilities.map((c) => c.name)).not.toContain(minPaired.name)
+  })
+
+  it('its optional file is one the invocation may give, refused with its rules key when nothing reads it', async () => {
+    expect(optionalFiles(REGISTRY).map((f) => f.option)).toContain('min-paired-excluded')
+    expect(optionalFiles(CAPABILITIES).map((f) => f.option)).not.toContain('min-paired-excluded')
+    const files = writeFiles({ 'b.jsonl': rows, 'x.txt': 'q1\n' })
+    const rules = rulesFromText(rulesText(null), 'rules.yml', REGISTRY)
+    const source = cliInputSource({
+      given: { baseline: files['b.jsonl'], candidate: files['b.jsonl'], 'min-paired-excluded': files['x.txt'] },
+      rulesFile: 'rules.yml'
+    })
+    const refused = await refusal(() =>
+      loadGateInputs(rules, source, { registry: REGISTRY, givenOptions: ['min-paired-excluded'] })
+    )
+    expect(refused.where.key).toBe('--min-paired-excluded')
+    expect(refused.message).toMatch(/nothing in these rules reads it.*\(min_paired_queries\)/)
+  })
+
+  it('under --aggregates it needs the rows, so it is refused with its key rather than run on an empty table', async () => {
+    const rules: Rules = rulesFromText(rulesText(20), 'rules.yml', REGISTRY)
+    const source = cliInputSource({ given: { aggregates: 'never-read.json' }, rulesFile: 'rules.yml' })
+    const refused = await refusal(() => loadAggregateInputs(rules, source, REGISTRY))
+    expect(refused.where.key).toBe(KEY)
+    expect(refused.message).toMatch(/warehouse aggregates do not carry/)
+  })
+
+  it('a guard whose reason code its capability gives no words for stops the gate (a bug, never a blank)', async () => {
+    const mute: Capability<number, null, null> = { ...minPaired, words: {} }
+    await expect(gate(20, [...CAPABILITIES, mute])).rejects.toThrow(/reason paired_too_few and no words/)
+  })
+})
