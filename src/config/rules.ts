@@ -75,6 +75,53 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     throw new InputError({ file, line: source.lineOf(path), key: keyPath(path) }, message, hint)
   }
   const missing = raw.queries?.missing ?? DEFAULTS.missing
+  const metrics = metricRules(raw, { missing, fail })
+  // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
+  const runs = raw.judgments !== undefined || raw.dataset !== undefined
+  for (const m of metrics.values()) {
+    const bounds = m.range ?? (runs ? measureRange(m.name) : undefined)
+    if (bounds !== undefined) m.bounds = bounds
+  }
+  const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence
+  const checks = checkRules(raw, { metrics, confidence, source, fail })
+  checkDesignTests(raw, checks, fail)
+  return {
+    version: 1,
+    metrics,
+    judgments: raw.judgments
+      ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth }
+      : undefined,
+    slices: raw.slices ?? [],
+    statistics: {
+      confidence,
+      resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
+      seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
+      ...statisticsOptions(raw.statistics ?? {}, fail),
+      ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds }),
+      ...(raw.statistics?.seeds === undefined ? {} : { seeds: seedCounts(raw.statistics.seeds) })
+    },
+    queries: {
+      missing,
+      minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice,
+      ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file })
+    },
+    onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
+    // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
+    onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
+    checks,
+    source: { file, sha256: hash },
+    ...trustRules(raw, fail),
+    ...referenceRules(raw, checks, fail),
+    judge: judgeRules(raw.judge, new Set(metrics.keys()), fail),
+    extra: capabilityKeys(raw)
+  }
+}
+
+type Fail = (path: Array<string | number>, message: string, hint?: string) => never
+
+/** Each metric of the rules, in name order: its direction, kind, range and fill checked against each other. */
+function metricRules(raw: RawRules, at: { missing: 'error' | 'zero'; fail: Fail }): Map<string, MetricRule> {
+  const { missing, fail } = at
   const metrics = new Map<string, MetricRule>()
   for (const name of Object.keys(raw.metrics).sort()) {
     const m = raw.metrics[name]
@@ -105,13 +152,15 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       fill: m.fill ?? (m.better === 'higher' ? 0 : undefined)
     })
   }
-  // The range a margin or threshold is judged against: the declared one, or a ranking measure's own when runs are scored.
-  const runs = raw.judgments !== undefined || raw.dataset !== undefined
-  for (const m of metrics.values()) {
-    const bounds = m.range ?? (runs ? measureRange(m.name) : undefined)
-    if (bounds !== undefined) m.bounds = bounds
-  }
-  const confidence = raw.statistics?.confidence ?? DEFAULTS.confidence
+  return metrics
+}
+
+/** Each check of the rules: its metric known, its name its own, one demand, its kind and budget read. */
+function checkRules(
+  raw: RawRules,
+  at: { metrics: Map<string, MetricRule>; confidence: number; source: SourceDocument; fail: Fail }
+): CheckRule[] {
+  const { metrics, confidence, source, fail } = at
   const checks: CheckRule[] = []
   const names = new Map<string, number>()
   raw.checks.forEach((c, index) => {
@@ -158,40 +207,8 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
       budget: toBudget(c.budget, kind, raw.reference !== undefined, site)
     })
   })
-  checkDesignTests(raw, checks, fail)
-  return {
-    version: 1,
-    metrics,
-    judgments: raw.judgments
-      ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth }
-      : undefined,
-    slices: raw.slices ?? [],
-    statistics: {
-      confidence,
-      resamples: raw.statistics?.resamples ?? DEFAULTS.resamples,
-      seed: raw.statistics?.seed === undefined ? DEFAULTS.seed : String(raw.statistics.seed),
-      ...statisticsOptions(raw.statistics ?? {}, fail),
-      ...(raw.statistics?.min_seeds === undefined ? {} : { minSeeds: raw.statistics.min_seeds }),
-      ...(raw.statistics?.seeds === undefined ? {} : { seeds: seedCounts(raw.statistics.seeds) })
-    },
-    queries: {
-      missing,
-      minPerSlice: raw.queries?.min_per_slice ?? DEFAULTS.minPerSlice,
-      ...(raw.queries?.file === undefined ? {} : { file: raw.queries.file })
-    },
-    onInconclusive: raw.on_inconclusive ?? DEFAULTS.onInconclusive,
-    // Defaults to on_inconclusive, so rules written before on_too_few existed keep their verdicts.
-    onTooFew: raw.on_too_few ?? raw.on_inconclusive ?? DEFAULTS.onInconclusive,
-    checks,
-    source: { file, sha256: hash },
-    ...trustRules(raw, fail),
-    ...referenceRules(raw, checks, fail),
-    judge: judgeRules(raw.judge, new Set(metrics.keys()), fail),
-    extra: capabilityKeys(raw)
-  }
+  return checks
 }
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /**
  * McNemar counts queries as independent and equally weighted: it cannot honour statistics.cluster or
