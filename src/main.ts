@@ -8,7 +8,8 @@ import { runGate } from './gate.js'
 import { loadGateInputs, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
-import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
+import { restArtifactDownloader } from './github/artifact-download.js'
+import { fetchBaselineArtifact } from './github/baseline-artifact.js'
 import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
 import { reportCommitStatus, type CommitStatusOutcome, type StatusRoute } from './github/commit-status.js'
 import type { StatusSubject } from './github/status-description.js'
@@ -102,9 +103,7 @@ export async function run(
       rulesFile: rulesText.file,
       given: (input) => givenFiles(inputs, baseline.file, input),
       tmpRoot,
-      historyDir: () => mkdtemp(path.join(tmpRoot, 'retrieval-gate-history-')),
       now: now(),
-      download: artifactClientDownloader(inputs.token, ctx),
       commentName: inputs.commentName,
       warn
     })
@@ -312,7 +311,7 @@ async function resolveBaseline(
     maxAgeSeconds: inputs.baselineMaxAgeSeconds,
     tmpDir: tmpRoot,
     now,
-    download: artifactClientDownloader(inputs.token, ctx)
+    download: restArtifactDownloader(client, ctx)
   })
   warnings.push(...fetched.warnings)
   return { file: fetched.file, provenance: fetched.provenance }

@@ -10,7 +10,7 @@ import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import type { ExamFileProvenance, ReferenceProvenance } from '../model/provenance.js'
 import { localFile, type FetchedFile } from '../readers/fetched.js'
-import type { ArtifactDownloader } from './baseline-artifact.js'
+import { restArtifactDownloader } from './artifact-download.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { examAtBase } from './exam-files.js'
 import { fetchHistory, historyLooks } from './history.js'
@@ -32,10 +32,7 @@ export interface ActionSourceOptions {
   /** The given files, by action input name (a multi-line input: one file per line). */
   given: (input: string) => string[]
   tmpRoot: string
-  /** A fresh folder of our own for history downloads. */
-  historyDir: () => Promise<string>
   now: Date
-  download: ArtifactDownloader
   commentName: string
   /** Warnings for the step (ledger or history notes). */
   warn: (message: string) => void
@@ -147,7 +144,7 @@ export function actionInputSource(
         ...from,
         tmpRoot: options.tmpRoot,
         now: options.now,
-        download: options.download,
+        download: restArtifactDownloader(c, ctx),
         ref
       })
       fetched.set(spec.name, got.provenance)
@@ -233,8 +230,7 @@ async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<
     branch: ctx.defaultBranch || pr.baseRef || 'main',
     artifactName: rules.history.artifact ?? reportArtifactName(options.commentName),
     workflow: rules.history.workflow,
-    tmpDir: await options.historyDir(),
     now: options.now,
-    download: options.download
+    download: restArtifactDownloader(client, ctx)
   })
 }
