@@ -215,6 +215,34 @@ describe('baseline from an artifact of the base branch', () => {
     ).rejects.toThrow(/is 5000 bytes; the cap is 1000/)
   })
 
+  it('holds the size cap on the bytes that arrive when the listing understates them', async () => {
+    fake.runs.push(run(721))
+    const big = makeZip([{ name: 'b.jsonl', data: ROWS.repeat(50) }])
+    fake.artifacts.push({
+      id: 8,
+      name: 'baseline-rows',
+      size_in_bytes: 10, // what the listing says; the archive is larger
+      expired: false,
+      created_at: '2025-06-10T11:00:00Z',
+      runId: 721,
+      zip: big,
+      serve: 'unsized'
+    })
+    await expect(
+      mod.fetchBaselineArtifact(
+        octo.createClient('t', { baseUrl: fake.url }),
+        ctx,
+        pr,
+        await options({ workflow: 11, maxBytes: 1000 })
+      )
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(
+        'download of artifact 8 from run 721 failed: the archive is over the cap of 1000 bytes'
+      ),
+      hint: expect.stringContaining('upload only the per-query rows')
+    })
+  })
+
   it('refuses an artifact with an entry escaping the target folder, and asks which file when there are several', async () => {
     fake.runs.push(run(730))
     fake.artifacts.push({
