@@ -11,7 +11,7 @@ import { quote } from '../util/show.js'
 
 /** Largest report artifact read (compressed, and the report unpacked): a report is kilobytes to a few megabytes. */
 const REPORT_MAX_BYTES = 32 * 1024 * 1024
-/** Most files a report artifact may hold (the action uploads one). */
+/** Most files a report artifact may hold (a push workflow uploads one, report.json). */
 const REPORT_MAX_ENTRIES = 16
 /** The report's file name inside the artifact (report-dir/report.json). */
 const REPORT_FILE = 'report.json'
@@ -56,8 +56,8 @@ class Skip extends Error {
 
 /**
  * The JSON reports of the last `runs` successful push runs of this workflow on the default branch (the reports
- * the action uploads on push, src/github/report-artifact.ts), reduced to their gated values with the run's
- * commit and date. Never throws: history is context, not evidence, so a run whose artifact is missing, expired,
+ * push workflows upload under output history-artifact, src/github/report-artifact.ts), reduced to their gated
+ * values with the run's commit and date. Never throws: history is context, not evidence, so a run whose artifact is missing, expired,
  * too old (stale), unreadable or from another report version is counted and named in a note, and an API
  * failure leaves the history empty with a note saying why.
  */
