@@ -3,7 +3,7 @@ import type { GitHubClient } from './octokit.js'
 
 /**
  * Longest wait for the next chunk of an artifact before the download is abandoned: the storage host answering
- * slowly is a stall, not a large file (the same 30 s @actions/artifact allowed per chunk).
+ * slowly is a stall, not a large file (the 30 s per chunk the artifact SDK used before allowed).
  */
 const STALL_MS = 30_000
 /** Longest a whole artifact download may take: 200 MiB at a slow runner's 2 MiB/s, with room to spare. */
