@@ -59,6 +59,20 @@ describe('an artifact downloaded through the REST API', () => {
     expect(fake.requests('GET', /^\/blobs\/5\.zip$/).map((r) => r.token)).toEqual([undefined])
   })
 
+  it("fetches the storage address with the octokit's own fetch, the one that goes through the runner's proxy", async () => {
+    artifact()
+    const client = createClient('t', { baseUrl: fake.url, maxRetries: 0 })
+    const defaults = client.request.endpoint.DEFAULTS.request as { fetch: typeof fetch }
+    const own = defaults.fetch
+    const seen: string[] = []
+    defaults.fetch = (url, init) => {
+      seen.push(new URL(url instanceof Request ? url.url : url).pathname)
+      return own(url, init)
+    }
+    await restArtifactDownloader(client, ctx)(5, { maxBytes: ZIP.length })
+    expect(seen).toEqual(['/repos/acme/search/actions/artifacts/5/zip', '/blobs/5.zip'])
+  })
+
   it('refuses an archive whose Content-Length is over the cap before reading it', async () => {
     artifact({ size_in_bytes: 10 }) // the listing may understate it: the cap holds on what arrives
     await expect(download({ maxBytes: ZIP.length - 1 })).rejects.toThrow(

@@ -28,7 +28,7 @@ export class DownloadRefusal extends Error {
 /**
  * The real downloader, through the REST API the octokit already speaks (no artifact SDK in the bundle):
  * `GET /repos/{owner}/{repo}/actions/artifacts/{id}/zip` answers 302 with a short-lived signed URL, which is
- * fetched without the token (the storage host is not GitHub and must not see it). The archive is held in memory
+ * fetched without the token (the storage host is not GitHub and must not see it), through the runner's proxy if any. The archive is held in memory
  * under `maxBytes` (the caller caps it at a few hundred MiB) and read by the capped ZIP reader, zip.ts; the
  * download stops after `stallMs` without a chunk or `deadlineMs` in all.
  */
@@ -48,12 +48,21 @@ export function restArtifactDownloader(
     const location = headers.location
     if (status !== 302 || typeof location !== 'string' || location === '')
       throw new DownloadRefusal(`GitHub answered ${status} without a download address`)
-    return fetchCapped(location, { ...times, ...limits })
+    return fetchCapped(proxyAwareFetch(client), location, { ...times, ...limits })
   }
 }
 
+/**
+ * The fetch the octokit itself sends with: @actions/github's, through the runner's https_proxy when one is set
+ * (a self-hosted runner behind a proxy reaches the storage host the way it reaches the API); else the global one.
+ */
+function proxyAwareFetch(client: GitHubClient): typeof fetch {
+  const own = (client.request.endpoint.DEFAULTS.request as { fetch?: typeof fetch } | undefined)?.fetch
+  return typeof own === 'function' ? own : fetch
+}
+
 /** The body of `url` as bytes, refused over `maxBytes`, after a stall or past the deadline. */
-async function fetchCapped(url: string, limits: DownloadLimits): Promise<Uint8Array> {
+async function fetchCapped(get: typeof fetch, url: string, limits: DownloadLimits): Promise<Uint8Array> {
   const stallMs = limits.stallMs ?? STALL_MS
   const deadlineMs = limits.deadlineMs ?? DEADLINE_MS
   const abort = new AbortController()
@@ -65,7 +74,8 @@ async function fetchCapped(url: string, limits: DownloadLimits): Promise<Uint8Ar
   const deadline = setTimeout(() => stop(`took longer than ${deadlineMs} ms`), deadlineMs)
   let stall = setTimeout(() => stop(`sent nothing for ${stallMs} ms`), stallMs)
   try {
-    const response = await fetch(url, { signal: abort.signal, redirect: 'follow' })
+    // no Authorization header: the signed address is the credential, and the storage host is not GitHub
+    const response = await get(url, { signal: abort.signal, redirect: 'follow' })
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => undefined)
       throw new DownloadRefusal(`the storage host answered HTTP ${response.status}`)
