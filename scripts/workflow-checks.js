@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Two checks actionlint does not make, on the workflows (.github/workflows, docs/workflows) and on the YAML blocks
+ * Three checks actionlint does not make, on the workflows (.github/workflows, docs/workflows) and on the YAML blocks
  * of README.md and docs/*.md, where users copy workflows from:
  * - the `with:` keys of every step that uses this action (`uses: ./` or `uses: retrieval-gate/retrieval-gate@...`)
  *   are inputs action.yml declares. actionlint knows the inputs of well-known actions only, so a misspelt input
@@ -9,7 +9,12 @@
  * - no `${{ github.event.* }}` expression is written into a `run:` script: it is pasted into the script's text
  *   before the shell reads it, so the workflows pass it through `env:` and the script reads `"$NAME"` (actionlint
  *   flags only the fields it knows to be attacker-controlled, such as a PR title; a copied example should not
- *   teach the pattern at all).
+ *   teach the pattern at all);
+ * - a workflow run on `push` that runs this action uploads its report for history: a later step of the same job
+ *   uses actions/upload-artifact with `name: ${{ steps.ID.outputs.history-artifact }}` and
+ *   `path: ${{ steps.ID.outputs.report-json }}` (the action uploads nothing itself, so without that step pull
+ *   requests with `history:` find no past runs). Checked on what users copy (docs/workflows, the Markdown), not on
+ *   this repository's own .github/workflows, whose push runs gate the committed example and record nothing.
  *
  *   node scripts/workflow-checks.js                 # every workflow and Markdown YAML block; exit 1 on a finding
  *   node scripts/workflow-checks.js FILE...         # these files (.yml / .yaml, or .md for their yaml blocks)
@@ -79,10 +84,11 @@ function distance(a, b) {
 
 /**
  * The findings of one YAML text: `file:line:column: ...` for each `with:` key of a step using this action that
- * action.yml does not declare. `firstLine` is the line of the text's first line in `file` (a Markdown block).
+ * action.yml does not declare (and the other two checks). `firstLine` is the line of the text's first line in `file`
+ * (a Markdown block); `history: false` skips the history-upload check (this repository's own workflows).
  * Text that is not YAML, or has no steps, has no findings (a Markdown block may be a rules file).
  */
-export function checkWithKeys(text, file, inputs, firstLine = 1) {
+export function checkWithKeys(text, file, inputs, firstLine = 1, history = true) {
   const lineCounter = new LineCounter()
   const doc = parseDocument(text, { lineCounter })
   if (doc.errors.length > 0) return []
@@ -118,9 +124,50 @@ export function checkWithKeys(text, file, inputs, firstLine = 1) {
   }
   const jobs = doc.get('jobs')
   if (isMap(jobs)) for (const job of jobs.items) if (isMap(job.value)) visitSteps(job.value.get('steps', true))
+  if (history && isMap(jobs) && onPush(doc.toJS()?.on)) {
+    for (const job of jobs.items) {
+      if (!isMap(job.value)) continue
+      for (const gate of gatesWithoutHistoryUpload(job.value.get('steps', true))) {
+        const at = lineCounter.linePos(gate.range?.[0] ?? 0)
+        const id = gate.get('id') ?? 'gate'
+        findings.push(
+          `${file}:${at.line + firstLine - 1}:${at.col}: this push workflow runs the gate without uploading its report for history; add a later step uses: actions/upload-artifact with name: \${{ steps.${id}.outputs.history-artifact }} and path: \${{ steps.${id}.outputs.report-json }}${gate.get('id') === undefined ? ` (and id: ${id} on the gate step)` : ''}`
+        )
+      }
+    }
+  }
   // A snippet of steps only (a Markdown block that shows a job's steps without the workflow around them).
   if (!isMap(jobs)) visitSteps(doc.get('steps', true) ?? (isSeq(doc.contents) ? doc.contents : undefined))
   return findings
+}
+
+/** Whether a workflow's `on:` (a name, a list or a mapping) includes push. */
+function onPush(on) {
+  if (typeof on === 'string') return on === 'push'
+  if (Array.isArray(on)) return on.includes('push')
+  return on !== null && typeof on === 'object' && 'push' in on
+}
+
+/** The steps using this action that no later actions/upload-artifact step uploads the report of (by its id). */
+function gatesWithoutHistoryUpload(steps) {
+  if (!isSeq(steps)) return []
+  const items = steps.items.filter(isMap)
+  const missing = []
+  items.forEach((step, i) => {
+    const uses = step.get('uses')
+    if (typeof uses !== 'string' || !OURS.test(uses.trim())) return
+    const id = step.get('id')
+    const uploads = items.slice(i + 1).some((later) => {
+      const laterUses = later.get('uses')
+      const w = later.get('with')
+      if (typeof laterUses !== 'string' || !laterUses.startsWith('actions/upload-artifact@') || !isMap(w)) return false
+      const ref = (key, output) =>
+        new RegExp(`\\$\\{\\{\\s*steps\\.${id}\\.outputs\\.${output}\\s*\\}\\}`).test(String(w.get(key) ?? ''))
+      return typeof id === 'string' && ref('name', 'history-artifact') && ref('path', 'report-json')
+    })
+    if (!uploads) missing.push(step)
+  })
+  return missing
 }
 
 /** Every file the check reads by default: the two workflow folders and the Markdown that shows workflows. */
@@ -149,7 +196,7 @@ export function checkFiles(files, inputs = actionInputs(readFileSync(path.join(r
       }
     } else {
       blocks++
-      findings.push(...checkWithKeys(text, shown, inputs))
+      findings.push(...checkWithKeys(text, shown, inputs, 1, !shown.startsWith('.github/')))
     }
   }
   return { findings, blocks }

@@ -8,7 +8,8 @@ import { runGate } from './gate.js'
 import { loadGateInputs, optionalFiles, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
-import { artifactClientDownloader, fetchBaselineArtifact } from './github/baseline-artifact.js'
+import { restArtifactDownloader } from './github/artifact-download.js'
+import { fetchBaselineArtifact } from './github/baseline-artifact.js'
 import { upsertStickyComment, type CommentOutcome } from './github/comment.js'
 import { reportCommitStatus, type CommitStatusOutcome, type StatusRoute } from './github/commit-status.js'
 import type { StatusSubject } from './github/status-description.js'
@@ -19,7 +20,7 @@ import { createClient, describeApiError, type GitHubClient } from './github/octo
 import { resolvePullRequest } from './github/pull-request.js'
 import { resolveRef } from './github/refs.js'
 import { readLocalRules } from './github/local-rules.js'
-import { artifactClientUploader, reportArtifactName, uploadReportArtifact } from './github/report-artifact.js'
+import { reportArtifactName } from './github/report-artifact.js'
 import { readRulesText } from './github/rules-source.js'
 import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
@@ -102,9 +103,7 @@ export async function run(
       rulesFile: rulesText.file,
       given: (input) => givenFiles(inputs, baseline.file, input),
       tmpRoot,
-      historyDir: () => mkdtemp(path.join(tmpRoot, 'retrieval-gate-history-')),
       now: now(),
-      download: artifactClientDownloader(inputs.token, ctx),
       commentName: inputs.commentName,
       warn
     })
@@ -149,19 +148,16 @@ export async function run(
     await writeOutput(files.regressions, toRegressionsJsonl(result))
     // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
     await writeOutput(files.toJudge, toJudgeFile(result))
-    // Push runs keep their JSON report as an artifact: the history later pull requests draw (src/github/history.ts).
-    if (ctx.eventName === 'push') {
-      const upload = await uploadReportArtifact(
-        artifactClientUploader,
-        reportArtifactName(inputs.commentName),
-        jsonPath,
-        env
+    // Push runs keep their JSON report as an artifact, uploaded by the workflow's own actions/upload-artifact step
+    // under this name: the history later pull requests draw (src/github/history.ts, docs/workflows/main-history.yml).
+    const historyArtifact = reportArtifactName(inputs.commentName)
+    if (ctx.eventName === 'push')
+      log.info(
+        `retrieval-gate: for history, upload ${jsonPath} as artifact ${historyArtifact} (outputs report-json and history-artifact)`
       )
-      if (upload.uploaded || !env.ACTIONS_RUNTIME_TOKEN) log.info(`retrieval-gate: ${upload.message}`)
-      else warn(`retrieval-gate: ${upload.message}`)
-    }
     core.setOutput('verdict', verdict)
     core.setOutput('report-json', jsonPath)
+    core.setOutput('history-artifact', historyArtifact)
     core.setOutput('report-markdown', markdownPath)
     core.setOutput('report-html', files.html)
     const whereFull = `the report-markdown file (${markdownPath})`
@@ -312,7 +308,7 @@ async function resolveBaseline(
     maxAgeSeconds: inputs.baselineMaxAgeSeconds,
     tmpDir: tmpRoot,
     now,
-    download: artifactClientDownloader(inputs.token, ctx)
+    download: restArtifactDownloader(client, ctx)
   })
   warnings.push(...fetched.warnings)
   return { file: fetched.file, provenance: fetched.provenance }

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdtemp, readFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import { captureStdout } from './capture-stdout.js'
 import { FakeGitHub, makeZip } from './fake-github.js'
 
-// @actions/artifact's findBy download builds its own octokit from GITHUB_API_URL, read when @actions/github is
-// first imported: the fake is started and the variable set before the modules under test are imported.
+// The modules under test are imported after the fake is started and GITHUB_API_URL aimed at it, so that nothing
+// they build at import time could reach the real API.
 let fake: FakeGitHub
 let mod: typeof import('../../src/github/baseline-artifact.js')
+let dl: typeof import('../../src/github/artifact-download.js')
 let zip: typeof import('../../src/github/zip.js')
 let octo: typeof import('../../src/github/octokit.js')
 type Ctx = import('../../src/github/context.js').GateContext
@@ -22,15 +22,12 @@ const NOW = new Date('2025-06-10T12:00:00Z')
 let ctx: Ctx
 const pr: Pr = { number: 7, runHeadSha: HEAD, baseSha: BASE, baseRef: 'main', isFork: false }
 
-// What @actions/artifact logs through @actions/core (::debug:: lines, "Downloading artifact ...") is captured.
-let stdout: ReturnType<typeof captureStdout>
-
 beforeAll(async () => {
-  stdout = captureStdout()
   fake = await new FakeGitHub().start()
   process.env.GITHUB_API_URL = fake.url
   delete process.env.GITHUB_SERVER_URL
   mod = await import('../../src/github/baseline-artifact.js')
+  dl = await import('../../src/github/artifact-download.js')
   zip = await import('../../src/github/zip.js')
   octo = await import('../../src/github/octokit.js')
   fake.users.set('t', 'github-actions[bot]')
@@ -46,7 +43,6 @@ beforeAll(async () => {
   }
 })
 afterAll(async () => {
-  stdout.restore()
   await fake.stop()
 })
 
@@ -89,12 +85,12 @@ const options = async (
   maxAgeSeconds: 7 * 86400,
   tmpDir: await mkdtemp(path.join(os.tmpdir(), 'rg-artifact-test-')),
   now: NOW,
-  download: mod.artifactClientDownloader('t', ctx),
+  download: dl.restArtifactDownloader(octo.createClient('t', { baseUrl: fake.url }), ctx),
   ...over
 })
 
 describe('baseline from an artifact of the base branch', () => {
-  it("downloads the latest successful base-branch run's artifact with @actions/artifact and states its provenance", async () => {
+  it("downloads the latest successful base-branch run's artifact through the REST API and states its provenance", async () => {
     fake.runs.push(run(800, { head_sha: 'e'.repeat(40), created_at: '2025-06-01T00:00:00Z' }), run(850))
     // a fork PR whose branch is also called main must never be taken for the base branch
     fake.runs.push(run(870, { event: 'pull_request', head_repository: { full_name: 'eve/search' } }))
@@ -217,6 +213,34 @@ describe('baseline from an artifact of the base branch', () => {
         await options({ workflow: 11, maxBytes: 1000 })
       )
     ).rejects.toThrow(/is 5000 bytes; the cap is 1000/)
+  })
+
+  it('holds the size cap on the bytes that arrive when the listing understates them', async () => {
+    fake.runs.push(run(721))
+    const big = makeZip([{ name: 'b.jsonl', data: ROWS.repeat(50) }])
+    fake.artifacts.push({
+      id: 8,
+      name: 'baseline-rows',
+      size_in_bytes: 10, // what the listing says; the archive is larger
+      expired: false,
+      created_at: '2025-06-10T11:00:00Z',
+      runId: 721,
+      zip: big,
+      serve: 'unsized'
+    })
+    await expect(
+      mod.fetchBaselineArtifact(
+        octo.createClient('t', { baseUrl: fake.url }),
+        ctx,
+        pr,
+        await options({ workflow: 11, maxBytes: 1000 })
+      )
+    ).rejects.toMatchObject({
+      message: expect.stringContaining(
+        'download of artifact 8 from run 721 failed: the archive is over the cap of 1000 bytes'
+      ),
+      hint: expect.stringContaining('upload only the per-query rows')
+    })
   })
 
   it('refuses an artifact with an entry escaping the target folder, and asks which file when there are several', async () => {

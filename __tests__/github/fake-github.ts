@@ -45,6 +45,11 @@ export interface FakeArtifact {
   created_at: string
   runId: number
   zip: Buffer
+  /**
+   * How the storage host serves the archive: whole with a Content-Length (default), `unsized` (chunked, no length),
+   * `stall` (half of it, then nothing until the client gives up), `drip` (a byte every 20 ms, never ending).
+   */
+  serve?: 'unsized' | 'stall' | 'drip'
 }
 
 /** A commit status as POST /repos/{owner}/{repo}/statuses/{sha} received it. */
@@ -123,6 +128,8 @@ export class FakeGitHub {
   }
 
   async stop(): Promise<void> {
+    // a response still open (a stalled archive, when a timeout under test failed to fire) must not hold the close
+    this.server?.closeAllConnections()
     await new Promise<void>((resolve) => this.server?.close(() => resolve()))
   }
 
@@ -235,6 +242,24 @@ export class FakeGitHub {
     res.end(text)
   }
 
+  /** An archive served without a length, or stalling, or dripping (see FakeArtifact.serve); the client ends it. */
+  private serveSlowly(req: IncomingMessage, res: ServerResponse, a: FakeArtifact): void {
+    const auth = req.headers.authorization
+    this.log.push({ method: req.method ?? '', path: req.url ?? '', status: 200, token: auth?.split(' ')[1] })
+    res.writeHead(200, { 'content-type': 'application/zip' })
+    if (a.serve === 'unsized') {
+      res.write(a.zip.subarray(0, a.zip.length >> 1))
+      res.end(a.zip.subarray(a.zip.length >> 1))
+      return
+    }
+    if (a.serve === 'stall') {
+      res.write(a.zip.subarray(0, a.zip.length >> 1))
+      return
+    }
+    const drip = setInterval(() => res.write(Buffer.from([0])), 20)
+    res.on('close', () => clearInterval(drip))
+  }
+
   /** One page of `all` (per_page, page) with a Link header to the next, as GitHub paginates. */
   private page(req: IncomingMessage, res: ServerResponse, url: URL, all: unknown[]): void {
     const perPage = Number(url.searchParams.get('per_page') ?? 30)
@@ -268,8 +293,10 @@ export class FakeGitHub {
     if (blob) {
       const a = this.artifacts.find((x) => x.id === Number(blob[1]))
       if (!a) return this.send(req, res, 404, { message: 'Not Found' })
+      if (a.serve !== undefined) return this.serveSlowly(req, res, a)
       return this.send(req, res, 200, a.zip, {
         'content-type': 'application/zip',
+        'content-length': String(a.zip.length),
         'content-disposition': `attachment; filename=${a.name}.zip`
       })
     }

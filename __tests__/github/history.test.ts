@@ -1,37 +1,29 @@
 /**
  * History from the local fake GitHub API (src/github/history.ts): the JSON reports of the last N successful
- * push runs of this workflow on the default branch, downloaded with @actions/artifact, parsed strictly and
+ * push runs of this workflow on the default branch, downloaded through the REST API (GET .../artifacts/{id}/zip and its redirect), parsed strictly and
  * reduced to their gated values; every run that gives no report (missing, expired, stale, unreadable, wrong
  * version) is counted with a note and never fails.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtemp } from 'node:fs/promises'
-import os from 'node:os'
-import path from 'node:path'
-import { captureStdout } from './capture-stdout.js'
 import { FakeGitHub, makeZip, type FakeRun } from './fake-github.js'
 
-// @actions/artifact's findBy download builds its own octokit from GITHUB_API_URL, read when @actions/github is
-// first imported: the fake is started and the variable set before the modules under test are imported.
+// The modules under test are imported after the fake is started and GITHUB_API_URL aimed at it, so that nothing
+// they build at import time could reach the real API.
 let fake: FakeGitHub
 let mod: typeof import('../../src/github/history.js')
-let artifact: typeof import('../../src/github/baseline-artifact.js')
+let artifact: typeof import('../../src/github/artifact-download.js')
 let octo: typeof import('../../src/github/octokit.js')
 let ctx: import('../../src/github/context.js').GateContext
 
 const NOW = new Date('2025-06-10T12:00:00Z')
 const WF = 11
 
-// What @actions/artifact logs through @actions/core (::debug:: lines, "Downloading artifact ...") is captured.
-let stdout: ReturnType<typeof captureStdout>
-
 beforeAll(async () => {
-  stdout = captureStdout()
   fake = await new FakeGitHub().start()
   process.env.GITHUB_API_URL = fake.url
   delete process.env.GITHUB_SERVER_URL
   mod = await import('../../src/github/history.js')
-  artifact = await import('../../src/github/baseline-artifact.js')
+  artifact = await import('../../src/github/artifact-download.js')
   octo = await import('../../src/github/octokit.js')
   fake.users.set('t', 'github-actions[bot]')
   ctx = {
@@ -46,7 +38,6 @@ beforeAll(async () => {
   }
 })
 afterAll(async () => {
-  stdout.restore()
   await fake.stop()
 })
 
@@ -117,9 +108,8 @@ const fetch = async (runs: number, over: Partial<import('../../src/github/histor
     maxAgeDays: 90,
     branch: 'main',
     artifactName: 'retrieval-gate-report',
-    tmpDir: await mkdtemp(path.join(os.tmpdir(), 'rg-history-test-')),
     now: NOW,
-    download: artifact.artifactClientDownloader('t', ctx),
+    download: artifact.restArtifactDownloader(octo.createClient('t', { baseUrl: fake.url }), ctx),
     ...over
   })
 
@@ -141,9 +131,8 @@ describe('history of the default branch', () => {
       maxAgeDays: 90,
       branch: 'main',
       artifactName: 'retrieval-gate-report',
-      tmpDir: await mkdtemp(path.join(os.tmpdir(), 'rg-history-test-')),
       now: NOW,
-      download: artifact.artifactClientDownloader('t', ctx)
+      download: artifact.restArtifactDownloader(octo.createClient('t', { baseUrl: fake.url }), ctx)
     })
     expect(h.reports.map((r) => r.runId)).toEqual([802, 803, 804])
     expect(h.reports[0]).toEqual({

@@ -74,9 +74,7 @@ function runSource(runId: number, thePr: PullRequestRef = pr) {
     rulesFile: 'gate.yml',
     given: () => [],
     tmpRoot: tempDir('rg-ledger-tmp-'),
-    historyDir: () => Promise.resolve(tempDir('rg-ledger-history-')),
     now: new Date('2025-06-10T12:00:00Z'),
-    download: () => Promise.reject(new Error('no artifact in these tests')),
     commentName: 'default',
     warn: () => undefined
   })

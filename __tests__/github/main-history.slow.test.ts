@@ -8,7 +8,7 @@ import { copyFile, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { FakeGitHub, makeZip, type FakeRun } from './fake-github.js'
-import { runCaptured } from './action-run.js'
+import { readOutputs, runCaptured } from './action-run.js'
 
 const BASE = 'c'.repeat(40)
 const HEAD = 'a'.repeat(40)
@@ -297,12 +297,22 @@ describe('history in the PR comment', () => {
     expect(body).toContain('Run 802 (commit 2222222): no artifact')
   })
 
-  it('a push run uploads its report only on a runner; off a runner it says so and nothing fails', async () => {
-    await setup(RULES(''), { GITHUB_EVENT_NAME: 'push' }, { repository: prEvent.repository })
+  it('a push run writes its report and names the artifact for the workflow to upload it under; it uploads nothing', async () => {
+    await setup(
+      RULES(''),
+      { GITHUB_EVENT_NAME: 'push', 'INPUT_COMMENT-NAME': 'latency' },
+      { repository: prEvent.repository }
+    )
+    fake.log = []
     const { code } = await runAction()
     expect(code).toBe(0)
+    const out = await readOutputs(path.join(dir, 'output.txt'))
+    expect(out['history-artifact']).toBe('retrieval-gate-report-latency')
+    expect(out['report-json']).toBe(path.join(dir, 'report', 'report.json'))
     expect(stdout.join('')).toContain(
-      'the report was not uploaded as artifact retrieval-gate-report for history: not on a GitHub runner'
+      `for history, upload ${out['report-json']} as artifact retrieval-gate-report-latency (outputs report-json and history-artifact)`
     )
+    // the upload is the workflow's own step (docs/workflows/main-history.yml): the action sends no write for it
+    expect(fake.log.filter((r) => r.method !== 'GET')).toEqual([])
   })
 })

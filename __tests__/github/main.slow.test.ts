@@ -86,7 +86,7 @@ beforeAll(async () => {
   )
   await writeFile(path.join(dir, 'baseline.jsonl'), await readFile(path.join(repoRoot, 'examples/baseline.jsonl')))
   await writeFile(path.join(dir, 'candidate.jsonl'), await readFile(path.join(repoRoot, 'examples/candidate.jsonl')))
-  // @actions/artifact's download builds its octokit from GITHUB_API_URL when @actions/github is first imported
+  // src/main.js is imported with GITHUB_API_URL aimed at the fake, so nothing built at import time reaches the real API
   process.env.GITHUB_API_URL = fake.url
   delete process.env.GITHUB_SERVER_URL
   ;({ run } = await import('../../src/main.js'))

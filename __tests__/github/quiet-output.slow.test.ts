@@ -1,19 +1,23 @@
 /**
- * The tests talk to a fake GitHub API through the real @actions/artifact, which logs through @actions/core: `info`
- * and `debug` are plain writes to process.stdout (`::debug::...` workflow commands, "Downloading artifact ...").
- * Left alone they fill the test output with lines a reader takes for the tests' own; the tests capture them
- * (__tests__/github/capture-stdout.ts). Checked on a child jest run of the files that download artifacts. Slow (a
- * child jest run): `npm run test:slow`.
+ * The artifact downloads (src/github/artifact-download.ts, through the REST API) log nothing: no `::debug::` workflow
+ * command and no "Downloading artifact ..." line on stdout, as the artifact SDK used to write through @actions/core
+ * (its lines filled the test output with lines a reader took for the tests' own). Checked on a child jest run of the
+ * files that download artifacts from the fake GitHub API, which capture nothing. Slow (a child jest run):
+ * `npm run test:slow`.
  */
 import { describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..', '..')
-const FILES = ['__tests__/github/artifact.test.ts', '__tests__/github/history.test.ts']
+const FILES = [
+  '__tests__/github/artifact.test.ts',
+  '__tests__/github/artifact-download.test.ts',
+  '__tests__/github/history.test.ts'
+]
 
 describe('the test output', () => {
-  it('holds no ::debug:: or artifact-download line from @actions/artifact', () => {
+  it('holds no ::debug:: or artifact-download line', () => {
     const r = spawnSync(
       process.execPath,
       ['--experimental-vm-modules', path.join(root, 'node_modules/jest/bin/jest.js'), '--maxWorkers=1', '--', ...FILES],

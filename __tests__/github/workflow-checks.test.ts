@@ -54,6 +54,35 @@ describe("the action's inputs in workflows", () => {
     )
   })
 
+  it('a push workflow that runs the gate without uploading its report for history is a finding', () => {
+    const dir = tempDir('rg-history-upload-')
+    const steps = (upload: string) =>
+      `on:\n  push:\n    branches: [main]\njobs:\n  g:\n    runs-on: ubuntu-latest\n    steps:\n      - id: gate\n        uses: ./\n        with:\n          rules: r.yml\n${upload}`
+    const without = path.join(dir, 'without.yml')
+    writeFileSync(without, steps(''))
+    const wrongPath = path.join(dir, 'wrong.yml')
+    writeFileSync(
+      wrongPath,
+      steps(
+        '      - uses: actions/upload-artifact@v4\n        with:\n          name: ${{ steps.gate.outputs.history-artifact }}\n          path: report/\n'
+      )
+    )
+    const ok = path.join(dir, 'ok.yml')
+    writeFileSync(
+      ok,
+      steps(
+        '      - uses: actions/upload-artifact@v4\n        with:\n          name: ${{ steps.gate.outputs.history-artifact }}\n          path: ${{ steps.gate.outputs.report-json }}\n'
+      )
+    )
+    const r = check([without, wrongPath])
+    expect(r.status).toBe(1)
+    for (const f of ['without.yml', 'wrong.yml'])
+      expect(r.stdout).toContain(
+        `${f}:8:9: this push workflow runs the gate without uploading its report for history; add a later step uses: actions/upload-artifact with name: \${{ steps.gate.outputs.history-artifact }} and path: \${{ steps.gate.outputs.report-json }}`
+      )
+    expect(check([ok]).status).toBe(0)
+  })
+
   it('the workflows, the examples and the YAML blocks of README.md and docs/*.md have no finding', () => {
     const r = check([])
     expect(r.stdout).toBe('')

@@ -11,6 +11,7 @@ import { parse } from 'yaml'
 const root = path.resolve(import.meta.dirname, '../..')
 const dir = path.join(root, 'docs/workflows')
 type Step = {
+  id?: string
   uses?: string
   run?: string
   with?: Record<string, unknown>
@@ -298,5 +299,15 @@ describe('example workflows (docs/workflows)', () => {
       comment: 'never',
       'commit-status': 'false'
     })
+    // the history: the record job uploads the report the gate wrote, under the name PRs read (the action uploads nothing)
+    const id = gate.id ?? ''
+    const uploads = record.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact@'))
+    expect(uploads.map((s) => s.with)).toEqual([
+      {
+        name: `\${{ steps.${id}.outputs.history-artifact }}`,
+        path: `\${{ steps.${id}.outputs.report-json }}`,
+        'retention-days': 90
+      }
+    ])
   })
 })

@@ -1,9 +1,9 @@
-import { DefaultArtifactClient } from '@actions/artifact'
-import { mkdir, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError } from '../errors.js'
 import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
+import { DownloadRefusal, type ArtifactDownloader } from './artifact-download.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { apiErrorHint, describeApiError, type GitHubClient } from './octokit.js'
 import { isOnRef, type ResolvedRef } from './refs.js'
@@ -16,24 +16,6 @@ const ARTIFACT_MAX_BYTES = 200 * 1024 * 1024
 const ARTIFACT_MAX_ENTRIES = 10000
 /** How many recent successful runs are searched for the artifact. */
 const RUNS_SEARCHED = 20
-
-/** Downloads artifact `artifactId` of run `runId` into `dir` without unpacking it. */
-export type ArtifactDownloader = (artifactId: number, runId: number, dir: string) => Promise<void>
-
-/**
- * The real downloader: @actions/artifact's DefaultArtifactClient with `findBy` (an artifact of another run)
- * and `skipDecompress`, so the archive lands on disk as one file and is unpacked by {@link readZip}, which
- * checks every path and size first (the client's own extraction has no size cap).
- */
-export function artifactClientDownloader(token: string, ctx: GateContext): ArtifactDownloader {
-  return async (artifactId, runId, dir) => {
-    await new DefaultArtifactClient().downloadArtifact(artifactId, {
-      path: dir,
-      skipDecompress: true,
-      findBy: { token, repositoryOwner: ctx.owner, repositoryName: ctx.repo, workflowRunId: runId }
-    })
-  }
-}
 
 export interface BaselineArtifactOptions {
   /** Artifact name (input baseline-artifact). */
@@ -66,7 +48,7 @@ export interface BaselineArtifactOptions {
   uploadHint?: string
   /** Warn when the artifact is older than this many seconds (undefined: never). */
   maxAgeSeconds?: number
-  /** A fresh folder of our own to download into. */
+  /** A fresh folder of our own to write the chosen file into. */
   tmpDir: string
   now: Date
   download: ArtifactDownloader
@@ -213,17 +195,18 @@ export async function fetchBaselineArtifact(
       `${options.where === undefined ? '' : `${label} `}is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`,
       'upload only the per-query rows'
     )
-  const downloadDir = await mkdtemp(path.join(options.tmpDir, 'artifact-'))
+  let archive: Uint8Array
   try {
-    await options.download(artifact.id, run.id, downloadDir)
+    archive = await options.download(artifact.id, { maxBytes })
   } catch (error) {
     throw new InputError(
       at,
       `${options.where === undefined ? '' : `${label}: `}download of artifact ${artifact.id} from run ${run.id} failed: ${(error as Error).message}`,
-      'the workflow needs permissions: actions: read'
+      error instanceof DownloadRefusal
+        ? 'upload only the per-query rows, or re-run the job if the storage host was slow'
+        : apiErrorHint(error, 'the workflow needs permissions: actions: read')
     )
   }
-  const archive = await onlyFile(downloadDir, label, maxBytes)
   const file = await extractOne(archive, options, label, maxBytes)
   const createdAt = artifact.created_at ?? run.created_at
   const ageSeconds = Math.max(0, Math.floor((options.now.getTime() - Date.parse(createdAt)) / 1000))
@@ -298,34 +281,14 @@ async function commitWarnings(
   ]
 }
 
-async function onlyFile(dir: string, label: string, maxBytes: number): Promise<string> {
-  const entries = await readdir(dir, { withFileTypes: true })
-  const files = entries.filter((e) => e.isFile())
-  if (files.length !== 1 || entries.length !== 1)
-    throw new InputError(
-      { file: label },
-      `the download left ${entries.length} entries instead of one archive`,
-      'report this as a bug'
-    )
-  const file = path.join(dir, files[0].name)
-  const s = await stat(file)
-  if (s.size > maxBytes)
-    throw new InputError(
-      { file: label },
-      `is ${s.size} bytes; the cap is ${maxBytes}`,
-      'upload only the per-query rows'
-    )
-  return file
-}
-
 async function extractOne(
-  archive: string,
+  archive: Uint8Array,
   options: BaselineArtifactOptions,
   label: string,
   maxBytes: number
 ): Promise<{ path: string; inArtifact: string }> {
   try {
-    const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: ARTIFACT_MAX_ENTRIES })
+    const files = readZip(archive, { maxTotalBytes: maxBytes, maxEntries: ARTIFACT_MAX_ENTRIES })
     const wanted = options.fileInArtifact.replace(/^\.\//, '')
     const fileKey = options.fileKey ?? 'baseline'
     if (wanted) checkName(wanted)

@@ -1,9 +1,8 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
-import path from 'node:path'
 import type { HistoryInput, PastReport, PastValue, SkipReason } from '../model/history.js'
 import { parseStrictJson } from '../readers/json/document.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import type { ApiRun, ArtifactDownloader } from './baseline-artifact.js'
+import type { ArtifactDownloader } from './artifact-download.js'
+import type { ApiRun } from './baseline-artifact.js'
 import type { GateContext } from './context.js'
 import { describeApiError, type GitHubClient } from './octokit.js'
 import { isOnRef, resolveRef, type ResolvedRef } from './refs.js'
@@ -12,7 +11,7 @@ import { quote } from '../util/show.js'
 
 /** Largest report artifact read (compressed, and the report unpacked): a report is kilobytes to a few megabytes. */
 const REPORT_MAX_BYTES = 32 * 1024 * 1024
-/** Most files a report artifact may hold (the action uploads one). */
+/** Most files a report artifact may hold (a push workflow uploads one, report.json). */
 const REPORT_MAX_ENTRIES = 16
 /** The report's file name inside the artifact (report-dir/report.json). */
 const REPORT_FILE = 'report.json'
@@ -32,8 +31,6 @@ export interface HistoryOptions {
   artifactName: string
   /** history.workflow: the recording workflow's file name; undefined: this run's workflow. */
   workflow?: string
-  /** A fresh folder of our own to download into. */
-  tmpDir: string
   now: Date
   download: ArtifactDownloader
   maxBytes?: number
@@ -59,8 +56,8 @@ class Skip extends Error {
 
 /**
  * The JSON reports of the last `runs` successful push runs of this workflow on the default branch (the reports
- * the action uploads on push, src/github/report-artifact.ts), reduced to their gated values with the run's
- * commit and date. Never throws: history is context, not evidence, so a run whose artifact is missing, expired,
+ * push workflows upload under output history-artifact, src/github/report-artifact.ts), reduced to their gated
+ * values with the run's commit and date. Never throws: history is context, not evidence, so a run whose artifact is missing, expired,
  * too old (stale), unreadable or from another report version is counted and named in a note, and an API
  * failure leaves the history empty with a note saying why.
  */
@@ -185,42 +182,32 @@ async function readRun(
     throw new Skip('stale', `the report is older than history.max_age_days (${options.maxAgeDays})`)
   if (artifact.size_in_bytes > maxBytes)
     throw new Skip('unreadable', `the artifact is ${artifact.size_in_bytes} bytes; the cap is ${maxBytes}`)
-  const text = await download(artifact.id, run.id, options, maxBytes)
+  const text = await download(artifact.id, options, maxBytes)
   return { runId: run.id, runUrl: run.html_url, commit: run.head_sha, date, ...parseReport(text) }
 }
 
 /** Downloads the artifact and returns its report.json as text, size-capped and strictly UTF-8. */
-async function download(artifactId: number, runId: number, options: HistoryOptions, maxBytes: number): Promise<string> {
-  const dir = await mkdtemp(path.join(options.tmpDir, 'history-'))
+async function download(artifactId: number, options: HistoryOptions, maxBytes: number): Promise<string> {
+  let archive: Uint8Array
   try {
-    try {
-      await options.download(artifactId, runId, dir)
-    } catch (error) {
-      throw new Skip('unreadable', `the download failed (${(error as Error).message})`)
-    }
-    const entries = await readdir(dir)
-    if (entries.length !== 1)
-      throw new Skip('unreadable', `the download left ${entries.length} files instead of one archive`)
-    const archive = path.join(dir, entries[0])
-    if ((await stat(archive)).size > maxBytes)
-      throw new Skip('unreadable', `the archive is larger than ${maxBytes} bytes`)
-    let bytes: Uint8Array
-    try {
-      const files = readZip(await readFile(archive), { maxTotalBytes: maxBytes, maxEntries: REPORT_MAX_ENTRIES })
-      const report = files.find((f) => f.name === REPORT_FILE) ?? (files.length === 1 ? files[0] : undefined)
-      if (!report) throw new Skip('unreadable', `the artifact holds no ${REPORT_FILE}`)
-      bytes = report.read()
-    } catch (error) {
-      if (error instanceof ZipRefusal) throw new Skip('unreadable', `the archive ${error.message}`)
-      throw error
-    }
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-    } catch {
-      throw new Skip('unreadable', `${REPORT_FILE} is not UTF-8 text`)
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true })
+    archive = await options.download(artifactId, { maxBytes })
+  } catch (error) {
+    throw new Skip('unreadable', `the download failed (${(error as Error).message})`)
+  }
+  let bytes: Uint8Array
+  try {
+    const files = readZip(archive, { maxTotalBytes: maxBytes, maxEntries: REPORT_MAX_ENTRIES })
+    const report = files.find((f) => f.name === REPORT_FILE) ?? (files.length === 1 ? files[0] : undefined)
+    if (!report) throw new Skip('unreadable', `the artifact holds no ${REPORT_FILE}`)
+    bytes = report.read()
+  } catch (error) {
+    if (error instanceof ZipRefusal) throw new Skip('unreadable', `the archive ${error.message}`)
+    throw error
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new Skip('unreadable', `${REPORT_FILE} is not UTF-8 text`)
   }
 }
 

@@ -11,7 +11,7 @@ import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import type { ExamFileProvenance, ReferenceProvenance } from '../model/provenance.js'
 import { localFile, type FetchedFile } from '../readers/fetched.js'
-import type { ArtifactDownloader } from './baseline-artifact.js'
+import { restArtifactDownloader } from './artifact-download.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { examAtBase } from './exam-files.js'
 import { fetchHistory, historyLooks } from './history.js'
@@ -33,10 +33,7 @@ export interface ActionSourceOptions {
   /** The given files, by action input name (a multi-line input: one file per line). */
   given: (input: string) => string[]
   tmpRoot: string
-  /** A fresh folder of our own for history downloads. */
-  historyDir: () => Promise<string>
   now: Date
-  download: ArtifactDownloader
   commentName: string
   /** Warnings for the step (ledger or history notes). */
   warn: (message: string) => void
@@ -148,7 +145,7 @@ export function actionInputSource(
         ...from,
         tmpRoot: options.tmpRoot,
         now: options.now,
-        download: options.download,
+        download: restArtifactDownloader(c, ctx),
         ref
       })
       fetched.set(spec.name, got.provenance)
@@ -235,8 +232,7 @@ async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<
     branch: ctx.defaultBranch || pr.baseRef || 'main',
     artifactName: history.artifact ?? reportArtifactName(options.commentName),
     workflow: history.workflow,
-    tmpDir: await options.historyDir(),
     now: options.now,
-    download: options.download
+    download: restArtifactDownloader(client, ctx)
   })
 }

@@ -1,6 +1,6 @@
 /**
  * The shape history hands to the report: the gated values of past gate runs on the default branch, read from
- * the JSON reports the action uploads on push runs (src/github/history.ts), and what could not be read. It
+ * the JSON reports push runs upload (output history-artifact; src/github/history.ts), and what could not be read. It
  * lives in model/ because github/ builds it and report/ draws it, and neither may import the other.
  */
 

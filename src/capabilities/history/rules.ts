@@ -28,7 +28,7 @@ export const HISTORY_RULES_PROPERTIES = {
     additionalProperties: false,
     required: ['runs'],
     description:
-      'Draw each gated metric over the last N gate runs on the default branch (the JSON reports the action uploads on push runs), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
+      'Draw each gated metric over the last N gate runs on the default branch (the JSON reports push runs upload as artifact history-artifact), with this PR as the last point. Missing or unreadable history is a note, never a failure.',
     properties: {
       runs: {
         type: 'integer',

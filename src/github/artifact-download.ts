@@ -1,0 +1,106 @@
+import type { GateContext } from './context.js'
+import type { GitHubClient } from './octokit.js'
+
+/**
+ * Longest wait for the next chunk of an artifact before the download is abandoned: the storage host answering
+ * slowly is a stall, not a large file (the 30 s per chunk the artifact SDK used before allowed).
+ */
+const STALL_MS = 30_000
+/** Longest a whole artifact download may take: 200 MiB at a slow runner's 2 MiB/s, with room to spare. */
+const DEADLINE_MS = 5 * 60_000
+
+/** Limits of one artifact download (tests shrink the times). */
+export interface DownloadLimits {
+  /** Most bytes read: refused from the Content-Length before reading, and again while the body streams. */
+  maxBytes: number
+  stallMs?: number
+  deadlineMs?: number
+}
+
+/** Downloads artifact `artifactId` (the ZIP archive GitHub stores) into memory, within `limits`. */
+export type ArtifactDownloader = (artifactId: number, limits: DownloadLimits) => Promise<Uint8Array>
+
+/** Why a download stopped: the caller names the artifact and what to do. */
+export class DownloadRefusal extends Error {
+  override name = 'DownloadRefusal'
+}
+
+/**
+ * The real downloader, through the REST API the octokit already speaks (no artifact SDK in the bundle):
+ * `GET /repos/{owner}/{repo}/actions/artifacts/{id}/zip` answers 302 with a short-lived signed URL, which is
+ * fetched without the token (the storage host is not GitHub and must not see it), through the runner's proxy if any. The archive is held in memory
+ * under `maxBytes` (the caller caps it at a few hundred MiB) and read by the capped ZIP reader, zip.ts; the
+ * download stops after `stallMs` without a chunk or `deadlineMs` in all.
+ */
+export function restArtifactDownloader(
+  client: GitHubClient,
+  ctx: GateContext,
+  times: { stallMs?: number; deadlineMs?: number } = {}
+): ArtifactDownloader {
+  return async (artifactId, limits) => {
+    const { headers, status } = await client.rest.actions.downloadArtifact({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      artifact_id: artifactId,
+      archive_format: 'zip',
+      request: { redirect: 'manual' }
+    })
+    const location = headers.location
+    if (status !== 302 || typeof location !== 'string' || location === '')
+      throw new DownloadRefusal(`GitHub answered ${status} without a download address`)
+    return fetchCapped(proxyAwareFetch(client), location, { ...times, ...limits })
+  }
+}
+
+/**
+ * The fetch the octokit itself sends with: @actions/github's, through the runner's https_proxy when one is set
+ * (a self-hosted runner behind a proxy reaches the storage host the way it reaches the API); else the global one.
+ */
+function proxyAwareFetch(client: GitHubClient): typeof fetch {
+  const own = (client.request.endpoint.DEFAULTS.request as { fetch?: typeof fetch } | undefined)?.fetch
+  return typeof own === 'function' ? own : fetch
+}
+
+/** The body of `url` as bytes, refused over `maxBytes`, after a stall or past the deadline. */
+async function fetchCapped(get: typeof fetch, url: string, limits: DownloadLimits): Promise<Uint8Array> {
+  const stallMs = limits.stallMs ?? STALL_MS
+  const deadlineMs = limits.deadlineMs ?? DEADLINE_MS
+  const abort = new AbortController()
+  let why = ''
+  const stop = (reason: string): void => {
+    why = reason
+    abort.abort()
+  }
+  const deadline = setTimeout(() => stop(`took longer than ${deadlineMs} ms`), deadlineMs)
+  let stall = setTimeout(() => stop(`sent nothing for ${stallMs} ms`), stallMs)
+  try {
+    // no Authorization header: the signed address is the credential, and the storage host is not GitHub
+    const response = await get(url, { signal: abort.signal, redirect: 'follow' })
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => undefined)
+      throw new DownloadRefusal(`the storage host answered HTTP ${response.status}`)
+    }
+    const declared = Number(response.headers.get('content-length'))
+    if (Number.isFinite(declared) && declared > limits.maxBytes) {
+      await response.body?.cancel().catch(() => undefined)
+      throw new DownloadRefusal(`the archive is ${declared} bytes; the cap is ${limits.maxBytes}`)
+    }
+    const chunks: Uint8Array[] = []
+    let bytes = 0
+    for await (const chunk of (response.body ?? []) as AsyncIterable<Uint8Array>) {
+      clearTimeout(stall)
+      stall = setTimeout(() => stop(`sent nothing for ${stallMs} ms`), stallMs)
+      bytes += chunk.byteLength
+      // leaving the loop cancels the body: nothing more is read
+      if (bytes > limits.maxBytes) throw new DownloadRefusal(`the archive is over the cap of ${limits.maxBytes} bytes`)
+      chunks.push(chunk)
+    }
+    return Buffer.concat(chunks, bytes)
+  } catch (error) {
+    if (why !== '') throw new DownloadRefusal(`the storage host ${why}`)
+    throw error
+  } finally {
+    clearTimeout(deadline)
+    clearTimeout(stall)
+  }
+}
