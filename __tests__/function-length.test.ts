@@ -26,7 +26,7 @@ const LEGACY = new Map<string, number>([
   ['report/json.ts toJsonReport', 103],
   ['report/markdown.ts toMarkdown', 166],
   ['report/text.ts toText', 166],
-  ['report/trust-lines.ts trustBody', 177],
+  ['report/trust-lines.ts trustBody', 177]
 ])
 
 interface LongFunction {

@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { InputError } from '../errors.js'
+import { InputError, type Where } from '../errors.js'
 import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
 import { DownloadRefusal, type ArtifactDownloader } from './artifact-download.js'
@@ -99,96 +99,8 @@ export async function fetchBaselineArtifact(
   const at = options.where ?? { file: label }
   const maxBytes = options.maxBytes ?? ARTIFACT_MAX_BYTES
   const workflow = options.workflow ?? ctx.workflowRun?.workflowId ?? (await thisWorkflowId(client, ctx))
-  const api = async <T>(what: string, call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call()
-    } catch (error) {
-      throw new InputError(
-        at,
-        describeApiError(error, what),
-        apiErrorHint(
-          error,
-          'the workflow needs permissions: actions: read to find and download artifacts of other runs'
-        )
-      )
-    }
-  }
-  const ref = options.ref
-  const on = ` on ${ref.full}`
-  const runs = await api(`listing successful runs of workflow ${workflow}${on}`, async () => {
-    const { data } = await client.rest.actions.listWorkflowRuns({
-      owner: ctx.owner,
-      repo: ctx.repo,
-      workflow_id: workflow,
-      branch: ref.name,
-      status: 'success',
-      per_page: 50
-    })
-    return data.workflow_runs
-  })
-  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
-  const eligible = runs
-    .filter(
-      (r) =>
-        r.id !== ctx.runId &&
-        r.head_branch === ref.name &&
-        (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
-        !r.event.startsWith('pull_request') &&
-        (options.events === undefined || options.events.includes(r.event)) &&
-        (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
-    )
-    .filter(
-      (r) =>
-        options.notFrom === undefined ||
-        (r.head_sha !== options.notFrom.sha &&
-          (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch))
-    )
-    .slice(0, RUNS_SEARCHED)
-  let found: { run: ApiRun; artifact: ApiArtifact } | undefined
-  let offRef = 0
-  for (const run of eligible) {
-    const artifacts = await api(`listing the artifacts of run ${run.id}`, async () => {
-      const { data } = await client.rest.actions.listWorkflowRunArtifacts({
-        owner: ctx.owner,
-        repo: ctx.repo,
-        run_id: run.id,
-        name: options.name,
-        per_page: 100
-      })
-      return data.artifacts
-    })
-    const live = artifacts.filter((a) => a.name === options.name && !a.expired)
-    if (live.length > 1) {
-      throw new InputError(
-        at,
-        `${label}: run ${run.id} holds ${live.length} artifacts named ${quote(options.name)}, so which one is meant is ambiguous`,
-        'upload the rows once per run under this name (one actions/upload-artifact step), or give each artifact its own name'
-      )
-    }
-    const artifact = live[0]
-    if (artifact === undefined) continue
-    // a run of a tag or branch that only shares the name: its commit is not on the ref
-    if (!(await api(`checking that run ${run.id} is on ${ref.full}`, () => isOnRef(client, ctx, ref, run.head_sha)))) {
-      offRef++
-      continue
-    }
-    found = { run, artifact }
-    break
-  }
-  if (!found) {
-    const runsWord = options.events === undefined ? 'non-PR runs' : `${options.events.join(' or ')} runs`
-    const skipped =
-      offRef === 0
-        ? ''
-        : `; ${offRef} ${offRef === 1 ? 'run holds it whose commit is' : 'runs hold it whose commits are'} not on ${ref.full} (a ref of the same name), never taken`
-    throw new InputError(
-      at,
-      `${options.where === undefined ? '' : `${label}: `}not found in the last ${eligible.length} successful ${runsWord} of workflow ${workflow}${on} (expired artifacts do not count${skipped})`,
-      options.uploadHint ??
-        `upload it on pushes to ${ref.name} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
-    )
-  }
-  const { run, artifact } = found
+  const search: Search = { client, ctx, options, label, at, workflow }
+  const { run, artifact } = await findArtifact(search, await eligibleRuns(search))
   if (artifact.size_in_bytes > maxBytes)
     throw new InputError(
       at,
@@ -218,7 +130,7 @@ export async function fetchBaselineArtifact(
       id: artifact.id,
       runId: run.id,
       runUrl: run.html_url,
-      branch: ref.name,
+      branch: options.ref.name,
       commit: run.head_sha,
       createdAt,
       ageSeconds
@@ -227,11 +139,122 @@ export async function fetchBaselineArtifact(
   const warnings: string[] = []
   if (options.maxAgeSeconds !== undefined && ageSeconds > options.maxAgeSeconds) {
     warnings.push(
-      `The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${ref.name}.`
+      `The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${options.ref.name}.`
     )
   }
   if (pr) warnings.push(...(await commitWarnings(client, ctx, pr, run.head_sha)))
   return { file: file.path, provenance, warnings }
+}
+
+/** What the search for the artifact reads: the API, the options, the label refusals name, the workflow searched. */
+interface Search {
+  client: GitHubClient
+  ctx: GateContext
+  options: BaselineArtifactOptions
+  label: string
+  at: Where
+  workflow: number | string
+}
+
+/** An API call, its failure refused with what was being done and the permission it needs. */
+async function api<T>(search: Search, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    throw new InputError(
+      search.at,
+      describeApiError(error, what),
+      apiErrorHint(error, 'the workflow needs permissions: actions: read to find and download artifacts of other runs')
+    )
+  }
+}
+
+/**
+ * The successful runs of the workflow on the ref that may hold the artifact: not this run, not triggered by a pull
+ * request, of the events asked, from this repository, on the tag's commit, not of the commit or branch excluded.
+ */
+async function eligibleRuns(search: Search): Promise<ApiRun[]> {
+  const { client, ctx, options, workflow } = search
+  const ref = options.ref
+  const runs = await api(search, `listing successful runs of workflow ${workflow} on ${ref.full}`, async () => {
+    const { data } = await client.rest.actions.listWorkflowRuns({
+      owner: ctx.owner,
+      repo: ctx.repo,
+      workflow_id: workflow,
+      branch: ref.name,
+      status: 'success',
+      per_page: 50
+    })
+    return data.workflow_runs
+  })
+  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
+  return runs
+    .filter(
+      (r) =>
+        r.id !== ctx.runId &&
+        r.head_branch === ref.name &&
+        (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
+        !r.event.startsWith('pull_request') &&
+        (options.events === undefined || options.events.includes(r.event)) &&
+        (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
+    )
+    .filter(
+      (r) =>
+        options.notFrom === undefined ||
+        (r.head_sha !== options.notFrom.sha &&
+          (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch))
+    )
+    .slice(0, RUNS_SEARCHED)
+}
+
+/** The newest eligible run whose commit is on the ref holding one live artifact of the name; refused when none does. */
+async function findArtifact(search: Search, eligible: ApiRun[]): Promise<{ run: ApiRun; artifact: ApiArtifact }> {
+  const { client, ctx, options, label, at, workflow } = search
+  const ref = options.ref
+  let offRef = 0
+  for (const run of eligible) {
+    const artifacts = await api(search, `listing the artifacts of run ${run.id}`, async () => {
+      const { data } = await client.rest.actions.listWorkflowRunArtifacts({
+        owner: ctx.owner,
+        repo: ctx.repo,
+        run_id: run.id,
+        name: options.name,
+        per_page: 100
+      })
+      return data.artifacts
+    })
+    const live = artifacts.filter((a) => a.name === options.name && !a.expired)
+    if (live.length > 1) {
+      throw new InputError(
+        at,
+        `${label}: run ${run.id} holds ${live.length} artifacts named ${quote(options.name)}, so which one is meant is ambiguous`,
+        'upload the rows once per run under this name (one actions/upload-artifact step), or give each artifact its own name'
+      )
+    }
+    const artifact = live[0]
+    if (artifact === undefined) continue
+    // a run of a tag or branch that only shares the name: its commit is not on the ref
+    if (
+      !(await api(search, `checking that run ${run.id} is on ${ref.full}`, () =>
+        isOnRef(client, ctx, ref, run.head_sha)
+      ))
+    ) {
+      offRef++
+      continue
+    }
+    return { run, artifact }
+  }
+  const runsWord = options.events === undefined ? 'non-PR runs' : `${options.events.join(' or ')} runs`
+  const skipped =
+    offRef === 0
+      ? ''
+      : `; ${offRef} ${offRef === 1 ? 'run holds it whose commit is' : 'runs hold it whose commits are'} not on ${ref.full} (a ref of the same name), never taken`
+  throw new InputError(
+    at,
+    `${options.where === undefined ? '' : `${label}: `}not found in the last ${eligible.length} successful ${runsWord} of workflow ${workflow} on ${ref.full} (expired artifacts do not count${skipped})`,
+    options.uploadHint ??
+      `upload it on pushes to ${ref.name} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
+  )
 }
 
 async function thisWorkflowId(client: GitHubClient, ctx: GateContext): Promise<number> {
