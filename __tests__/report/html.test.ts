@@ -13,6 +13,7 @@ import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
 import { toHtmlReport } from '../../src/report/html/index.js'
 import { inlineHtml, markdownToHtml } from '../../src/report/html/markdown-subset.js'
+import { toMarkdownLines } from '../../src/report/doc/markdown.js'
 import { selectPoints } from '../../src/report/html/points.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { historySection } from '../../src/report/history.js'
@@ -418,8 +419,8 @@ needing(
     for (const [name, make] of SCENARIOS) {
       const r = make()
       bodies.push(
-        [`${name}: checks`, () => [checksTable(r), '', checkDetailsTable(r)]],
-        [`${name}: comparisons`, () => [comparisonsTable(r, r.comparisons)]],
+        [`${name}: checks`, () => toMarkdownLines([checksTable(r), checkDetailsTable(r)])],
+        [`${name}: comparisons`, () => toMarkdownLines([comparisonsTable(r, r.comparisons)])],
         [`${name}: coverage`, () => coverageBody(r)],
         [`${name}: comparability`, () => comparabilityBody(r)],
         [`${name}: method`, () => methodBody(r)]

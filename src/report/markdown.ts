@@ -34,6 +34,7 @@ import { listableRegressions, withheldSentence } from './holdout.js'
 import { topDocumentsBlock } from './top-documents.js'
 import { capabilitySections, markdownSlot } from './slots.js'
 import { detailsBlock } from './details.js'
+import { toMarkdownLines } from './doc/markdown.js'
 import { shownSliceRows } from './slice-rows.js'
 
 export { REGRESSIONS_FILE } from './files.js'
@@ -91,9 +92,9 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
 
   // 2. Gated checks: the table (a max_regressions check over slices folded to one row, its slices collapsed under it).
   out.push('### Gated checks', '')
-  out.push(checksTable(result), '')
+  out.push(...toMarkdownLines([checksTable(result)]))
   for (const check of result.decision.checks)
-    if (isFolded(check)) details(out, foldedSummary(check), [foldedUnitsTable(result, check), ''])
+    if (isFolded(check)) details(out, foldedSummary(check), toMarkdownLines([foldedUnitsTable(result, check)]))
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
@@ -164,7 +165,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
   )
-  details(out, SECTION_TITLES.checkDetails, [checkDetailsTable(result), ''])
+  details(out, SECTION_TITLES.checkDetails, toMarkdownLines([checkDetailsTable(result)]))
   const sliceForests: string[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
@@ -172,13 +173,17 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   }
   details(out, SECTION_TITLES.breakdown, [
     ...sliceForests,
-    comparisonsTable(
-      result,
-      result.comparisons.filter((c) => c.slice.length === 0)
-    ),
-    '',
+    ...toMarkdownLines([
+      comparisonsTable(
+        result,
+        result.comparisons.filter((c) => c.slice.length === 0)
+      )
+    ]),
     ...(sliceRows.shown.length > 0
-      ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])]
+      ? [
+          ...toMarkdownLines([comparisonsTable(result, sliceRows.shown)]),
+          ...(sliceRows.note ? [sliceRows.note, ''] : [])
+        ]
       : ['_No slices are declared in the rules._', ''])
   ])
   const worseOnGated = regressionCount(result)
@@ -191,8 +196,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       body.push(
         `The ${shown} queries that lost most on ${inline(primary.name)}:`,
         '',
-        regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS),
-        ''
+        ...toMarkdownLines([regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS)])
       )
       pushAll(body, topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS)))
     }

@@ -20,6 +20,7 @@ import { leftTail, leftTailSentence } from './left-tail.js'
 import { maxOf } from '../util/extent.js'
 import { textSlot } from './slots.js'
 import { listableRegressions } from './holdout.js'
+import { spansText } from './doc/text.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -101,7 +102,7 @@ export function toText(result: GateResult, options: TextOptions): string {
               change(c.delta, typical) + unitWords,
               intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)
             ]),
-        needs(check, unit, metric)
+        spansText(needs(check, unit, metric))
       ])
     }
   }
