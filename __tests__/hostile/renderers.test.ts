@@ -19,12 +19,15 @@ const HOSTILE = [
 function doc(s: string): Block[] {
   return [
     { kind: 'headline', level: 3, spans: [words('Head '), text(s)] },
-    { kind: 'paragraph', lines: [[strong(text(s)), words(' '), em(text(s)), words(' '), code('own')]] },
-    { kind: 'table', head: [[words('Name')], [text(s)]], rows: [[[text(s)], [words('1')]]], align: ['l', 'r'] },
+    { kind: 'paragraph', lines: [[strong(text(s)), words(' '), em(text(s)), words(' '), code(s)]] },
+    { kind: 'table', head: [[words('Name')], [text(s)]], rows: [[[text(s)], [code(s)]]], align: ['l', 'r'] },
     { kind: 'list', items: [{ spans: [text(s)], children: [[text(s)]] }] },
-    { kind: 'details', summary: [words('Summary '), text(s)], body: [{ kind: 'paragraph', lines: [[text(s)]] }] },
-    { kind: 'link', href: 'javascript:alert(1)', spans: [text(s)] } as never
-  ].filter((b) => (b as { kind: string }).kind !== 'link')
+    {
+      kind: 'details',
+      summary: [words('Summary '), text(s), code(s)],
+      body: [{ kind: 'paragraph', lines: [[text(s)]] }]
+    }
+  ]
 }
 
 describe('the report renderers escape every untrusted span at render time', () => {
@@ -40,7 +43,9 @@ describe('the report renderers escape every untrusted span at render time', () =
 
   it.each(HOSTILE)('Markdown: no raw tag, comment, mention, table break or control character from %j', (s) => {
     const md = toMarkdownLines(doc(s)).join('\n')
-    expect(md).not.toMatch(/<script|<!--/)
+    // Code spans show their text as typed (GitHub renders nothing inside them); outside them nothing is markup.
+    expect(md.replace(/`[^`]*`/g, '')).not.toMatch(/<script|<!--/)
+    expect(md).not.toContain('<!--')
     expect(md).not.toMatch(/(^|[^`>])@octocat/)
     expect(md).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e]/)
     // One table row per row: a planted newline or pipe never adds a row or a column.

@@ -14,6 +14,8 @@ import { runGate } from '../../src/gate.js'
 import { toHtmlReport } from '../../src/report/html/index.js'
 import { inlineHtml, markdownToHtml } from '../../src/report/html/markdown-subset.js'
 import { toMarkdownLines } from '../../src/report/doc/markdown.js'
+import { toHtml } from '../../src/report/doc/html.js'
+import type { Block } from '../../src/report/doc/blocks.js'
 import { selectPoints } from '../../src/report/html/points.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { historySection } from '../../src/report/history.js'
@@ -415,24 +417,17 @@ needing(
       })
       return r.stdout
     }
-    const bodies: Array<[string, () => string[] | Promise<string[]>]> = []
+    const bodies: Array<[string, () => Block[] | Promise<Block[]>]> = []
     for (const [name, make] of SCENARIOS) {
       const r = make()
       bodies.push(
-        [`${name}: checks`, () => toMarkdownLines([checksTable(r), checkDetailsTable(r)])],
-        [`${name}: comparisons`, () => toMarkdownLines([comparisonsTable(r, r.comparisons)])],
+        [`${name}: checks`, () => [checksTable(r), checkDetailsTable(r)]],
+        [`${name}: comparisons`, () => [comparisonsTable(r, r.comparisons)]],
         [`${name}: coverage`, () => coverageBody(r)],
         [`${name}: comparability`, () => comparabilityBody(r)],
         [`${name}: method`, () => methodBody(r)]
       )
     }
-    bodies.push([
-      'history (links, bold, italic notes)',
-      () =>
-        historySection(historyScenario(), HISTORY).filter(
-          (l) => !l.startsWith('```') && !l.startsWith('xychart') && !l.startsWith('  ')
-        )
-    ])
     bodies.push([
       'trust (bold, lists, tables)',
       async () => {
@@ -441,15 +436,13 @@ needing(
         const r = runGate(
           await loadFiles(rules, { baseline: `${D}/baseline.jsonl`, candidate: `${D}/candidate.jsonl` })
         )
-        return [
-          ...trustBody(r.trust as NonNullable<typeof r.trust>),
-          publishableLine(r.trust as NonNullable<typeof r.trust>)
-        ]
+        const trust = r.trust as NonNullable<typeof r.trust>
+        return [...trustBody(trust), { kind: 'paragraph', lines: [publishableLine(trust)] }]
       }
     ])
     it.each(bodies)('%s', async (_name, body) => {
-      const lines = await body()
-      expect(seen(markdownToHtml(lines))).toBe(seen(gfm(lines.join('\n'))))
+      const blocks = await body()
+      expect(seen(toHtml(blocks))).toBe(seen(gfm(toMarkdownLines(blocks).join('\n'))))
     })
   }
 )

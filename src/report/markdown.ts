@@ -9,7 +9,7 @@ import { leftTail, leftTailSentence } from './left-tail.js'
 import { htmlText, inline } from './escape.js'
 import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
-import { provenanceLines } from './provenance.js'
+import { provenanceBlocks } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
 import {
   checkDetailsTable,
@@ -34,7 +34,7 @@ import { listableRegressions, withheldSentence } from './holdout.js'
 import { topDocumentsBlock } from './top-documents.js'
 import { capabilitySections, markdownSlot } from './slots.js'
 import { detailsBlock } from './details.js'
-import { toMarkdownLines } from './doc/markdown.js'
+import { spansMarkdown, toMarkdownLines } from './doc/markdown.js'
 import { shownSliceRows } from './slice-rows.js'
 
 export { REGRESSIONS_FILE } from './files.js'
@@ -116,11 +116,10 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   }
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
   if (result.trust) {
-    out.push(publishableLine(result.trust), '')
+    out.push(spansMarkdown(publishableLine(result.trust)), '')
     if (head.toJudge !== null) out.push(inline(head.toJudge, 400), '')
   }
-  const provenance = provenanceLines(result.provenance)
-  if (provenance.length > 0) out.push(...provenance, '')
+  pushAll(out, toMarkdownLines(provenanceBlocks(result.provenance)))
   pushAll(out, markdownSlot(result, 'head', options.files))
   const page = pageSentence(options.files)
   if (page !== null) out.push(inline(page, 600), '')
@@ -182,7 +181,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     ...(sliceRows.shown.length > 0
       ? [
           ...toMarkdownLines([comparisonsTable(result, sliceRows.shown)]),
-          ...(sliceRows.note ? [sliceRows.note, ''] : [])
+          ...(sliceRows.note ? toMarkdownLines([sliceRows.note]) : [])
         ]
       : ['_No slices are declared in the rules._', ''])
   ])
@@ -208,15 +207,15 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       body
     )
   }
-  details(out, SECTION_TITLES.coverage, coverageBody(result))
-  details(out, SECTION_TITLES.comparability, comparabilityBody(result))
+  details(out, SECTION_TITLES.coverage, toMarkdownLines(coverageBody(result)))
+  details(out, SECTION_TITLES.comparability, toMarkdownLines(comparabilityBody(result)))
   if (result.trust)
     details(out, SECTION_TITLES.trust, [
       ...markdownSlot(result, 'trustDetails', options.files),
-      ...trustBody(result.trust)
+      ...toMarkdownLines(trustBody(result.trust))
     ])
   for (const s of capabilitySections(result, options.files)) details(out, s.title, s.body)
-  details(out, SECTION_TITLES.method, methodBody(result))
+  details(out, SECTION_TITLES.method, toMarkdownLines(methodBody(result)))
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {
     const body: string[] = []

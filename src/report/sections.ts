@@ -5,7 +5,19 @@ import { queryDetails, type GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { inline } from './escape.js'
-import { cells, table as tableBlock, text, words, type Block, type Inline } from './doc/blocks.js'
+import {
+  cells,
+  code,
+  em,
+  list,
+  paragraph,
+  row,
+  table as tableBlock,
+  text,
+  words,
+  type Block,
+  type Inline
+} from './doc/blocks.js'
 import { toMarkdownLines } from './doc/markdown.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel } from './words.js'
@@ -321,9 +333,11 @@ export function regressedTable(result: GateResult, limit: number): Block {
   return tableBlock(head, rows)
 }
 
-function ids(list: string[]): string {
-  const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40))
-  return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '')
+function ids(list: string[]): Inline {
+  const out: Inline = []
+  list.slice(0, LIST_IDS).forEach((id, i) => out.push(...(i === 0 ? [] : [words(', ')]), text(id, 40)))
+  if (list.length > LIST_IDS) out.push(words(` and ${list.length - LIST_IDS} more`))
+  return out
 }
 
 /**
@@ -331,36 +345,43 @@ function ids(list: string[]): string {
  * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
  * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
  */
-export function coverageBody(result: GateResult): string[] {
+export function coverageBody(result: GateResult): Block[] {
   const { coverage } = result
   const rows = [
-    ['Queries', 'Count'],
-    [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
-    [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
-    ['Paired and compared', String(coverage.paired)],
-    ['Only in the baseline', String(coverage.onlyInBaseline.length)],
-    ['Only in the candidate', String(coverage.onlyInCandidate.length)]
+    [
+      [words('Rows in the baseline ('), text(result.inputs.baseline, 120), words(')')],
+      [words(String(coverage.baselineRows))]
+    ],
+    [
+      [words('Rows in the candidate ('), text(result.inputs.candidate, 120), words(')')],
+      [words(String(coverage.candidateRows))]
+    ],
+    row('Paired and compared', String(coverage.paired)),
+    row('Only in the baseline', String(coverage.onlyInBaseline.length)),
+    row('Only in the candidate', String(coverage.onlyInCandidate.length))
   ]
   for (const f of coverage.filled) {
     if (f.baseline + f.candidate > 0)
       rows.push([
-        `${inline(f.metric)}: values filled (missing: zero)`,
-        `${f.baseline} baseline, ${f.candidate} candidate`
+        [text(f.metric), words(': values filled (missing: zero)')],
+        [words(`${f.baseline} baseline, ${f.candidate} candidate`)]
       ])
   }
-  const out = [table(rows), '']
+  const items: Inline[] = []
   if (coverage.onlyInBaseline.length > 0) {
-    out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`)
-    out.push(
-      `- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`
-    )
+    items.push([words('Only in the baseline: '), ...ids(coverage.onlyInBaseline), words('.')])
+    items.push([
+      words('Under '),
+      code(`missing: ${coverage.missingPolicy}`),
+      words(" the candidate's side of these queries was filled with each metric's fill value.")
+    ])
   }
-  if (coverage.onlyInCandidate.length > 0) out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`)
+  if (coverage.onlyInCandidate.length > 0)
+    items.push([words('Only in the candidate: '), ...ids(coverage.onlyInCandidate), words('.')])
   const ignored = candidateOnlyLine(coverage)
-  if (ignored !== null) out.push(`- ${ignored}.`)
-  for (const note of coverage.notes) out.push(`- ${inline(note, 400)}`)
-  if (out.length > 2) out.push('')
-  return out
+  if (ignored !== null) items.push([words(`${ignored}.`)])
+  for (const note of coverage.notes) items.push([text(note, 400)])
+  return [tableBlock(cells('Queries', 'Count'), rows), ...(items.length > 0 ? [list(...items)] : [])]
 }
 
 /**
@@ -372,27 +393,33 @@ export function candidateOnlyLine(coverage: GateResult['coverage']): string | nu
   return n > 0 ? `${n} candidate-only quer${n === 1 ? 'y' : 'ies'} ignored: not part of the exam` : null
 }
 
+/** The attribute names, untrusted: "segment, category". */
+function names(list: string[]): Inline {
+  return list.flatMap((n, i) => (i === 0 ? [text(n, 40)] : [words(', '), text(n, 40)]))
+}
+
 /**
  * What the report may say about slice attributes: they come from the exam (the baseline rows), and it claims
  * a check of the candidate's only when candidate values were compared.
  */
-function attributesRow(coverage: GateResult['coverage']): string[] {
+function attributesRow(coverage: GateResult['coverage']): Inline[] {
   const a = coverage.attributes
-  if (a.names.length === 0) return ['Query attributes', '— not used', 'the rules use no slice attributes']
+  if (a.names.length === 0) return row('Query attributes', '— not used', 'the rules use no slice attributes')
   const total = a.names.length * coverage.paired
   if (a.candidateValuesCompared === total)
-    return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']
-  if (a.candidateValuesCompared > 0) {
-    return [
+    return row(
       'Query attributes',
-      '✅ from the exam',
-      `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`
-    ]
-  }
+      '✅ same',
+      'every paired query has the same slice attributes on both sides (checked)'
+    )
+  const gives =
+    a.candidateValuesCompared > 0
+      ? `; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`
+      : '; the candidate gives none, so nothing was compared'
   return [
-    'Query attributes',
-    '✅ from the exam',
-    `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`
+    [words('Query attributes')],
+    [words('✅ from the exam')],
+    [...names(a.names), words(` taken from the baseline${gives}`)]
   ]
 }
 
@@ -400,28 +427,31 @@ function attributesRow(coverage: GateResult['coverage']): string[] {
  * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
  * snapshot, judge, unjudged share... filled by comparability checks when they run).
  */
-export function comparabilityBody(result: GateResult): string[] {
+export function comparabilityBody(result: GateResult): Block[] {
   const { coverage } = result
   const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length
-  const rows = [['Aspect', 'Status', 'Detail']]
+  const rows: Inline[][] = []
   rows.push(
     one === 0
-      ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
-      : [
+      ? row('Query set', '✅ same', `both sides have the same ${coverage.paired} queries`)
+      : row(
           'Query set',
           '⚠️ differs',
           `${coverage.onlyInBaseline.length} only in the baseline (filled: missing ${coverage.missingPolicy}), ${coverage.onlyInCandidate.length} only in the candidate (ignored: not part of the exam)`
-        ]
+        )
   )
   rows.push(attributesRow(coverage))
   const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
   const entries = result.trust ? comparabilityEntries(result.trust) : []
   for (const c of entries)
-    rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
-  const out = [table(rows), '']
-  if (entries.length === 0) {
-    out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '')
-  }
+    rows.push(row(text(c.aspect, 60), c.status in mark ? mark[c.status] : text(c.status, 20), text(c.detail, 300)))
+  const out = [tableBlock(cells('Aspect', 'Status', 'Detail'), rows)]
+  if (entries.length === 0)
+    out.push(
+      paragraph(
+        em(words('Corpus snapshot, judge and index versions were not given to the gate, so they were not compared.'))
+      )
+    )
   return out
 }
 
@@ -434,7 +464,7 @@ export function familyWords(result: GateResult): string {
 }
 
 /** How the numbers were made: everything needed to reproduce them. */
-export function methodBody(result: GateResult): string[] {
+export function methodBody(result: GateResult): Block[] {
   const { rules } = result
   const s = rules.statistics
   const policies = describePolicies(rules)
@@ -443,14 +473,14 @@ export function methodBody(result: GateResult): string[] {
       ? `${confidenceLabel(s.confidence)} intervals of the mean difference, chosen per check by metric type and design (statistics.interval: auto; the table below)`
       : `${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap'} of the mean difference`
   const stated = methodRowsOf(result)
-  const rows = [
-    ['Setting', 'Value'],
+  const cell = (x: string | Inline): Inline => (typeof x === 'string' ? [words(x)] : x)
+  const rows: Array<[string, string | Inline]> = [
     ['Differences', 'paired, candidate − baseline, per query'],
     ['Intervals', `${interval}${familyWords(result)}`],
     [s.interval === 'auto' ? 'Resamples (bootstrap, when asked for)' : 'Resamples', String(s.resamples)],
     ['Resampling', resamplingWords(result)],
     ['Randomization test', `${s.permutations} sign flips`],
-    ['Seed', inline(s.seed, 40)],
+    ['Seed', [text(s.seed, 40)]],
     [
       'Training runs',
       stated.get('Training runs') ??
@@ -465,14 +495,21 @@ export function methodBody(result: GateResult): string[] {
       'Clusters',
       s.cluster === undefined
         ? 'none (queries resampled one by one)'
-        : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`
+        : [text(s.cluster, 40), words(` (resampled whole, ${s.clusterWeighting} weighting)`)]
     ],
     [
       'Target weights',
       s.weights === undefined
         ? 'none (the observed mix of queries)'
-        : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') +
-          ` by ${inline(s.weights.by, 40)}`
+        : [
+            ...s.weights.target.flatMap(([k, w], i) => [
+              ...(i === 0 ? [] : [words(', ')]),
+              text(k, 40),
+              words(` ${fixed(w, 3)}`)
+            ]),
+            words(' by '),
+            text(s.weights.by, 40)
+          ]
     ],
     ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
     [
@@ -480,18 +517,27 @@ export function methodBody(result: GateResult): string[] {
       `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`
     ],
     ['Missing queries', rules.queries.missing],
-    ['Rules file', inline(rules.source.file, 200)],
-    ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
+    ['Rules file', [text(rules.source.file, 200)]],
+    ['Rules sha256', [code(rules.source.sha256.replace(/[^0-9a-f]/g, ''))]],
     ['Tool', `${TOOL_NAME} ${VERSION}`]
   ]
-  const perCheck: string[][] = [['Check', 'Queries', 'Interval', 'Why']]
-  for (const row of methodRows(result)) {
-    perCheck.push([
-      `${row.check.rule.index + 1}. ${inline(row.check.rule.name, 100)}`,
-      row.all && row.slices.length > 1 ? 'every slice' : inline(slicesList(row.slices), 300),
-      methodName(row.method),
-      inline(row.reason, 300)
-    ])
-  }
-  return [table(rows), '', ...(perCheck.length > 1 ? ['Interval per check:', '', table(perCheck), ''] : [])]
+  const perCheck = methodRows(result).map((r) =>
+    row(
+      words(`${r.check.rule.index + 1}. `),
+      r.all && r.slices.length > 1 ? 'every slice' : text(slicesList(r.slices), 300),
+      methodName(r.method),
+      text(r.reason, 300)
+    )
+  )
+  const settings = tableBlock(
+    cells('Setting', 'Value'),
+    rows.map(([k, v]) => [[words(k)], cell(v)])
+  )
+  if (perCheck.length === 0) return [settings]
+  for (const [i, r] of methodRows(result).entries()) perCheck[i][0].push(text(r.check.rule.name, 100))
+  return [
+    settings,
+    paragraph(words('Interval per check:')),
+    tableBlock(cells('Check', 'Queries', 'Interval', 'Why'), perCheck)
+  ]
 }

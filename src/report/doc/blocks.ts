@@ -7,15 +7,18 @@
 /**
  * Inline text. `text` is untrusted (it may come from the pull request): each renderer cleans it, cuts it at
  * `max` code points and escapes it for its output. `words` are the report's own words and numbers (no syntax of
- * any output in them), shown as they are. `code` is our own code-like text (a rules key, a digest).
+ * any output in them), shown as they are. `code` is code-like text (a rules key, a digest), shown as code.
  */
 export type Span =
   | { kind: 'text'; text: string; max?: number }
   | { kind: 'words'; text: string }
-  | { kind: 'code'; text: string }
+  | { kind: 'code'; text: string; max?: number }
   | { kind: 'strong'; spans: Span[] }
   | { kind: 'em'; spans: Span[] }
   | { kind: 'link'; href: string; spans: Span[] }
+
+/** Longest code span before it is cut (a sha256 is 64). */
+export const CODE_MAX = 200
 
 /** One line of inline text. */
 export type Inline = Span[]
@@ -29,10 +32,13 @@ export interface Item {
   children?: Inline[]
 }
 
-/** A block of the report. A paragraph's lines read as one paragraph (joined by a space where lines do not break). */
+/**
+ * A block of the report. A paragraph's lines read as one paragraph (joined by a space where lines do not break);
+ * a `tight` paragraph has no blank line after it in Markdown (a list right under its lead-in line).
+ */
 export type Block =
   | { kind: 'headline'; level: number; spans: Inline }
-  | { kind: 'paragraph'; lines: Inline[] }
+  | { kind: 'paragraph'; lines: Inline[]; tight?: boolean }
   | { kind: 'table'; head: Inline[]; rows: Inline[][]; align?: Align[]; compact?: boolean }
   | { kind: 'figure'; lines: string[]; language: string }
   | { kind: 'details'; summary: Inline; body: Block[] }
@@ -43,8 +49,9 @@ export const text = (s: string, max?: number): Span =>
   max === undefined ? { kind: 'text', text: s } : { kind: 'text', text: s, max }
 /** The report's own words. */
 export const words = (s: string): Span => ({ kind: 'words', text: s })
-/** Our own code-like text. */
-export const code = (s: string): Span => ({ kind: 'code', text: s })
+/** Code-like text (a rules key, a digest), cleaned and cut at `max` (200 unless told) like any text. */
+export const code = (s: string, max?: number): Span =>
+  max === undefined ? { kind: 'code', text: s } : { kind: 'code', text: s, max }
 /** Strong emphasis. */
 export const strong = (...spans: Span[]): Span => ({ kind: 'strong', spans })
 /** Emphasis. */
@@ -57,3 +64,7 @@ export const table = (head: Inline[], rows: Inline[][], align?: Align[]): Block 
   align === undefined ? { kind: 'table', head, rows } : { kind: 'table', head, rows, align }
 /** A row of own-words cells (a header row). */
 export const cells = (...labels: string[]): Inline[] => labels.map((l) => [words(l)])
+/** A table row: a string is the report's own words, a span is itself (untrusted text: `text(...)`). */
+export const row = (...xs: Array<string | Span>): Inline[] => xs.map((x) => (typeof x === 'string' ? [words(x)] : [x]))
+/** A list of one-line items. */
+export const list = (...items: Inline[]): Block => ({ kind: 'list', items: items.map((spans) => ({ spans })) })

@@ -1,4 +1,5 @@
-import { entities, inlineText, symbolsText } from '../html/escape.js'
+import { entities, esc, inlineText, symbolsText } from '../html/escape.js'
+import { CODE_MAX } from './blocks.js'
 import { spansMarkdown } from './markdown.js'
 import type { Block, Inline, Item, Span } from './blocks.js'
 
@@ -30,7 +31,7 @@ function span(s: Span): string {
     case 'words':
       return symbolsText(s.text)
     case 'code':
-      return `<code>${entities(s.text)}</code>`
+      return `<code>${esc(s.text, s.max ?? CODE_MAX)}</code>`
     case 'strong':
       return `<strong>${spansHtml(s.spans)}</strong>`
     case 'em':

@@ -1,5 +1,6 @@
 import { markdownTable } from 'markdown-table'
-import { htmlText, inline } from '../escape.js'
+import { codeText, htmlText, inline } from '../escape.js'
+import { CODE_MAX } from './blocks.js'
 import type { Block, Inline, Item, Span } from './blocks.js'
 
 /**
@@ -16,28 +17,30 @@ function codeSpan(s: string): string {
   return longest > 0 ? `${mark} ${s} ${mark}` : `${mark}${s}${mark}`
 }
 
-/** One span as Markdown. */
-function span(s: Span): string {
+/** One span as Markdown; `cell`: in a table row, where GFM splits at a pipe even inside a code span. */
+function span(s: Span, cell: boolean): string {
   switch (s.kind) {
     case 'text':
       return inline(s.text, s.max)
     case 'words':
       return s.text
     case 'code':
-      return codeSpan(s.text)
+      return codeSpan(
+        cell ? codeText(s.text, s.max ?? CODE_MAX).replace(/\|/g, '\\|') : codeText(s.text, s.max ?? CODE_MAX)
+      )
     case 'strong':
-      return `**${spansMarkdown(s.spans)}**`
+      return `**${spansMarkdown(s.spans, cell)}**`
     case 'em':
-      return `_${spansMarkdown(s.spans)}_`
+      return `_${spansMarkdown(s.spans, cell)}_`
     case 'link':
-      return `[${spansMarkdown(s.spans)}](${s.href})`
+      return `[${spansMarkdown(s.spans, cell)}](${s.href})`
   }
 }
 
 /** A line of spans as Markdown. */
-export function spansMarkdown(spans: Inline): string {
+export function spansMarkdown(spans: Inline, cell = false): string {
   let out = ''
-  for (const s of spans) out += span(s)
+  for (const s of spans) out += span(s, cell)
   return out
 }
 
@@ -48,7 +51,7 @@ function summaryHtml(spans: Inline): string {
       s.kind === 'text'
         ? htmlText(s.text, s.max)
         : s.kind === 'code'
-          ? `<code>${s.text}</code>`
+          ? `<code>${htmlText(s.text, s.max ?? CODE_MAX)}</code>`
           : s.kind === 'words'
             ? s.text
             : summaryHtml(s.spans)
@@ -77,9 +80,9 @@ function blockLines(b: Block): string[] {
     case 'headline':
       return [`${'#'.repeat(b.level)} ${spansMarkdown(b.spans)}`]
     case 'paragraph':
-      return b.lines.map(spansMarkdown)
+      return b.lines.map((l) => spansMarkdown(l))
     case 'table': {
-      const rows = [b.head, ...b.rows].map((r) => r.map(spansMarkdown))
+      const rows = [b.head, ...b.rows].map((r) => r.map((c) => spansMarkdown(c, true)))
       return [markdownTable(rows, { alignDelimiters: false, ...(b.align ? { align: b.align } : {}) })]
     }
     case 'figure':
@@ -94,6 +97,9 @@ function blockLines(b: Block): string[] {
 /** The blocks as Markdown lines, each block followed by a blank line. */
 export function toMarkdownLines(blocks: readonly Block[]): string[] {
   const out: string[] = []
-  for (const b of blocks) for (const line of [...blockLines(b), '']) out.push(line)
+  for (const b of blocks) {
+    for (const line of blockLines(b)) out.push(line)
+    if (!(b.kind === 'paragraph' && b.tight === true)) out.push('')
+  }
   return out
 }

@@ -1,6 +1,6 @@
 import { plain } from '../escape.js'
 import { maxOf } from '../../util/extent.js'
-import type { Block, Inline, Span } from './blocks.js'
+import { CODE_MAX, type Block, type Inline, type Span } from './blocks.js'
 
 /**
  * The terminal renderer of the report document: the one place its text is made safe for a terminal (escape.ts
@@ -10,7 +10,8 @@ import type { Block, Inline, Span } from './blocks.js'
 
 function span(s: Span): string {
   if (s.kind === 'text') return plain(s.text, s.max)
-  if (s.kind === 'words' || s.kind === 'code') return s.text
+  if (s.kind === 'code') return plain(s.text, s.max ?? CODE_MAX)
+  if (s.kind === 'words') return s.text
   return spansText(s.spans)
 }
 

@@ -3,6 +3,7 @@ import { capabilitySections, markdownSlot } from '../slots.js'
 import { comparabilityBody } from '../sections.js'
 import type { WrittenFiles } from '../files.js'
 import { markdownToHtml } from './markdown-subset.js'
+import { toHtml } from '../doc/html.js'
 import type { QueryDetails, RankedDoc } from './regressed-table.js'
 
 /**
@@ -35,7 +36,7 @@ export function capabilityParts(result: GateResult, files?: WrittenFiles): Capab
     underChecks: markdownToHtml(markdownSlot(result, 'underChecks', files)),
     budget: markdownToHtml(markdownSlot(result, 'afterFindings', files), 2),
     history: markdownToHtml(markdownSlot(result, 'afterPictures', files), 2),
-    comparability: markdownToHtml(comparabilityBody(result)),
+    comparability: toHtml(comparabilityBody(result)),
     judge: markdownToHtml(markdownSlot(result, 'trustDetails', files)),
     sections: capabilitySections(result, files).map((s) => ({ id: s.id, title: s.title, html: markdownToHtml(s.body) }))
   }

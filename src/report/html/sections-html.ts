@@ -66,10 +66,7 @@ export function breakdownBody(result: GateResult): string {
   const none = '<p class="note">No slices are declared in the rules.</p>'
   const rows =
     slices.shown.length > 0
-      ? [
-          toHtml([comparisonsTable(result, slices.shown)]),
-          ...(slices.note ? [markdownToHtml([slices.note])] : [])
-        ].join('\n')
+      ? [toHtml([comparisonsTable(result, slices.shown)]), ...(slices.note ? [toHtml([slices.note])] : [])].join('\n')
       : none
   return [sliceForests(result), toHtml([comparisonsTable(result, overall)]), rows].join('\n')
 }
@@ -95,13 +92,13 @@ function nextStepsBody(result: GateResult, files: WrittenFiles | undefined): str
 
 /** The collapsed sections after the regressed queries, in the Markdown report's order. */
 export function detailsBody(result: GateResult, parts: CapabilityParts, files: WrittenFiles | undefined): string {
-  const trust = result.trust ? `${parts.judge}\n${markdownToHtml(trustBody(result.trust))}` : ''
+  const trust = result.trust ? `${parts.judge}\n${toHtml(trustBody(result.trust))}` : ''
   return [
-    collapsed('coverage', SECTION_TITLES.coverage, markdownToHtml(coverageBody(result))),
+    collapsed('coverage', SECTION_TITLES.coverage, toHtml(coverageBody(result))),
     collapsed('comparability', SECTION_TITLES.comparability, parts.comparability),
     collapsed('trust', SECTION_TITLES.trust, trust),
     ...parts.sections.map((s) => collapsed(s.id, s.title, s.html)),
-    collapsed('method', SECTION_TITLES.method, markdownToHtml(methodBody(result))),
+    collapsed('method', SECTION_TITLES.method, toHtml(methodBody(result))),
     collapsed('next', SECTION_TITLES.next, nextStepsBody(result, files))
   ].join('\n')
 }
