@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals'
-import { code, em, strong, text, words, type Block } from '../../src/report/doc/blocks.js'
+import { code, em, strong, text, words, type Block } from '../../src/model/document.js'
 import { toHtml } from '../../src/report/doc/html.js'
 import { toMarkdownLines } from '../../src/report/doc/markdown.js'
 import { toTextLines } from '../../src/report/doc/text.js'

@@ -1,5 +1,5 @@
 import type { Provenance } from '../model/provenance.js'
-import { code, list, text, words, type Block, type Inline, type Span } from './doc/blocks.js'
+import { code, list, text, words, type Block, type Inline, type Span } from '../model/document.js'
 
 const short = (sha: string): Span => code(sha.slice(0, 12), 12)
 

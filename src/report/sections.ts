@@ -4,7 +4,6 @@ import { describePolicies } from '../decide/describe.js'
 import { queryDetails, type GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { inline } from './escape.js'
 import {
   cells,
   code,
@@ -17,8 +16,7 @@ import {
   words,
   type Block,
   type Inline
-} from './doc/blocks.js'
-import { toMarkdownLines } from './doc/markdown.js'
+} from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
@@ -29,18 +27,9 @@ import { resamplingWords } from './resampling.js'
 import { rowOfId } from '../align/row-of-id.js'
 
 /**
- * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
- * string from the inputs goes through {@link inline}; numbers through format.ts.
+ * The report's tables and the bodies of its collapsible sections, as blocks (doc/blocks.ts): every string from
+ * the inputs is a `text` span, escaped by each renderer; numbers through format.ts.
  */
-
-/** A GFM table of Markdown lines (until every body is blocks). */
-const table = (rows: string[][]): string =>
-  toMarkdownLines([
-    tableBlock(
-      cells(...rows[0]),
-      rows.slice(1).map((r) => cells(...r))
-    )
-  ])[0]
 
 export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 

@@ -1,4 +1,4 @@
-import { code, em, paragraph, words, type Block } from './doc/blocks.js'
+import { code, em, paragraph, words, type Block } from '../model/document.js'
 
 /**
  * Most per-slice rows a Markdown table shows (the first ones, in the report's fixed order: attribute, value,

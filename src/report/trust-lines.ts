@@ -1,4 +1,16 @@
-import { cells, em, list, paragraph, row, strong, table, text, words, type Block, type Inline } from './doc/blocks.js'
+import {
+  cells,
+  em,
+  list,
+  paragraph,
+  row,
+  strong,
+  table,
+  text,
+  words,
+  type Block,
+  type Inline
+} from '../model/document.js'
 import { fixed, percent, signed } from './format.js'
 import { publishableWords } from './head.js'
 import { describeDifference } from '../trust/comparability.js'

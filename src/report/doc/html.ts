@@ -1,7 +1,7 @@
 import { entities, esc, inlineText, symbolsText } from '../html/escape.js'
-import { CODE_MAX } from './blocks.js'
+import { CODE_MAX } from '../../model/document.js'
 import { spansMarkdown } from './markdown.js'
-import type { Block, Inline, Item, Span } from './blocks.js'
+import type { Block, Inline, Item, Span } from '../../model/document.js'
 
 /**
  * The HTML renderer of the report document (the page's sections of text and tables): the one place the

@@ -1,7 +1,7 @@
 import { markdownTable } from 'markdown-table'
 import { codeText, htmlText, inline } from '../escape.js'
-import { CODE_MAX } from './blocks.js'
-import type { Block, Inline, Item, Span } from './blocks.js'
+import { CODE_MAX } from '../../model/document.js'
+import type { Block, Inline, Item, Span } from '../../model/document.js'
 
 /**
  * The Markdown renderer of the report document (PR comment, job summary): the one place the document's text is

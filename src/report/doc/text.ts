@@ -1,6 +1,6 @@
 import { plain } from '../escape.js'
 import { maxOf } from '../../util/extent.js'
-import { CODE_MAX, type Block, type Inline, type Span } from './blocks.js'
+import { CODE_MAX, type Block, type Inline, type Span } from '../../model/document.js'
 
 /**
  * The terminal renderer of the report document: the one place its text is made safe for a terminal (escape.ts
