@@ -98,8 +98,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
-  const under = markdownSlot(result, 'underChecks', options.files)
-  if (under.length > 0) out.push(...under, '')
+  pushAll(out, markdownSlot(result, 'underChecks', options.files))
   // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
   const notes = gatedNotes(result)
   if (notes.length > 0) {
@@ -214,7 +213,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       ...markdownSlot(result, 'trustDetails', options.files),
       ...toMarkdownLines(trustBody(result.trust))
     ])
-  for (const s of capabilitySections(result, options.files)) details(out, s.title, s.body)
+  for (const s of capabilitySections(result, options.files)) details(out, s.title, toMarkdownLines(s.body))
   details(out, SECTION_TITLES.method, toMarkdownLines(methodBody(result)))
   const steps = nextSteps(result, options.files)
   if (steps.length > 0) {

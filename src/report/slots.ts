@@ -1,4 +1,6 @@
 import type { CheckResult, UnitResult } from '../decide/types.js'
+import type { Block } from '../model/document.js'
+import { toMarkdownLines } from './doc/markdown.js'
 import type { GateResult, MarkdownSlot, RenderContext, TextSlot, WrittenFiles } from '../decide/result.js'
 
 /**
@@ -13,13 +15,26 @@ export function jsonNumber(x: number): number | null {
 
 const contextOf = (result: GateResult, files?: WrittenFiles): RenderContext => ({ result, files, num: jsonNumber })
 
-/** Every capability's Markdown lines for `slot` (already escaped by the capability). */
+/** One capability's part of a slot: blocks, or Markdown lines it escaped itself. */
+export type SlotPart = { blocks: Block[] } | { markdown: string[] }
+
+/** Every capability's part of `slot`, in registry order. */
+export function slotParts(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): SlotPart[] {
+  const out: SlotPart[] = []
+  for (const c of result.capabilities) {
+    const blocks = c.parts.blocks?.[slot]
+    const markdown = c.parts.markdown?.[slot]
+    if (blocks !== undefined) out.push({ blocks: blocks(contextOf(result, files)) })
+    else if (markdown !== undefined) out.push({ markdown: markdown(contextOf(result, files)) })
+  }
+  return out
+}
+
+/** Every capability's Markdown lines for `slot`. */
 export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): string[] {
   const out: string[] = []
-  for (const c of result.capabilities) {
-    const part = c.parts.markdown?.[slot]
-    if (part !== undefined) for (const line of part(contextOf(result, files))) out.push(line)
-  }
+  for (const part of slotParts(result, slot, files))
+    for (const line of 'blocks' in part ? toMarkdownLines(part.blocks) : part.markdown) out.push(line)
   return out
 }
 
@@ -27,8 +42,8 @@ export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: Wri
 export function capabilitySections(
   result: GateResult,
   files?: WrittenFiles
-): Array<{ id: string; title: string; body: string[] }> {
-  const out: Array<{ id: string; title: string; body: string[] }> = []
+): Array<{ id: string; title: string; body: Block[] }> {
+  const out: Array<{ id: string; title: string; body: Block[] }> = []
   for (const c of result.capabilities)
     if (c.parts.sections !== undefined) out.push(...c.parts.sections(contextOf(result, files)))
   return out

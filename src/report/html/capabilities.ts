@@ -1,5 +1,5 @@
-import { queryDetails, type GateResult } from '../../decide/result.js'
-import { capabilitySections, markdownSlot } from '../slots.js'
+import { queryDetails, type GateResult, type MarkdownSlot } from '../../decide/result.js'
+import { capabilitySections, slotParts } from '../slots.js'
 import { comparabilityBody } from '../sections.js'
 import type { WrittenFiles } from '../files.js'
 import { markdownToHtml } from './markdown-subset.js'
@@ -29,16 +29,24 @@ export interface CapabilityParts {
   sections: Array<{ id: string; title: string; html: string }>
 }
 
+/** A slot's parts as HTML: blocks drawn by doc/html.ts, Markdown lines read by markdown-subset.ts. */
+function slotHtml(result: GateResult, slot: MarkdownSlot, files: WrittenFiles | undefined, level = 3): string {
+  return slotParts(result, slot, files)
+    .map((p) => ('blocks' in p ? toHtml(p.blocks, level) : markdownToHtml(p.markdown, level)))
+    .filter((h) => h !== '')
+    .join('\n')
+}
+
 /** The capability parts of `result`'s page. */
 export function capabilityParts(result: GateResult, files?: WrittenFiles): CapabilityParts {
   return {
-    head: markdownToHtml(markdownSlot(result, 'head', files)),
-    underChecks: markdownToHtml(markdownSlot(result, 'underChecks', files)),
-    budget: markdownToHtml(markdownSlot(result, 'afterFindings', files), 2),
-    history: markdownToHtml(markdownSlot(result, 'afterPictures', files), 2),
+    head: slotHtml(result, 'head', files),
+    underChecks: slotHtml(result, 'underChecks', files),
+    budget: slotHtml(result, 'afterFindings', files, 2),
+    history: slotHtml(result, 'afterPictures', files, 2),
     comparability: toHtml(comparabilityBody(result)),
-    judge: markdownToHtml(markdownSlot(result, 'trustDetails', files)),
-    sections: capabilitySections(result, files).map((s) => ({ id: s.id, title: s.title, html: markdownToHtml(s.body) }))
+    judge: slotHtml(result, 'trustDetails', files),
+    sections: capabilitySections(result, files).map((s) => ({ id: s.id, title: s.title, html: toHtml(s.body) }))
   }
 }
 
