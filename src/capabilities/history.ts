@@ -24,7 +24,7 @@ export const historyCapability: Capability<HistoryRules, HistoryInput | undefine
       history === undefined
         ? {}
         : {
-            markdown: { afterPictures: ({ result }) => historySection(result, history) },
+            blocks: { afterPictures: ({ result }) => historySection(result, history) },
             json: () => ['history', historyJson(history)]
           }
   })

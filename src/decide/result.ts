@@ -103,8 +103,6 @@ export interface RenderContext {
 export interface RenderParts {
   /** Its blocks for a slot (src/model/document.ts): the Markdown report and the HTML page draw them alike. */
   blocks?: Partial<Record<MarkdownSlot, (ctx: RenderContext) => Block[]>>
-  /** Markdown lines for a slot, already escaped (the parts not yet written as blocks). */
-  markdown?: Partial<Record<MarkdownSlot, (ctx: RenderContext) => string[]>>
   /**
    * Collapsed sections of its own after Trust (seeds): a title (plain words, HTML-safe) and a body of blocks.
    * Markdown wraps each in `<details>`, the HTML page in its own collapsed section.

@@ -34,7 +34,8 @@ export interface Item {
 
 /**
  * A block of the report. A paragraph's lines read as one paragraph (joined by a space where lines do not break);
- * a `tight` paragraph has no blank line after it in Markdown (a list right under its lead-in line).
+ * a `tight` paragraph has no blank line after it in Markdown (a list right under its lead-in line). A list an
+ * answer can grow is bounded: its first items, and `more` counts the rest (every renderer writes "and N more").
  */
 export type Block =
   | { kind: 'headline'; level: number; spans: Inline }
@@ -42,7 +43,7 @@ export type Block =
   | { kind: 'table'; head: Inline[]; rows: Inline[][]; align?: Align[]; compact?: boolean }
   | { kind: 'figure'; lines: string[]; language: string }
   | { kind: 'details'; summary: Inline; body: Block[] }
-  | { kind: 'list'; items: Item[] }
+  | { kind: 'list'; items: Item[]; more?: number }
 
 /** Untrusted text, cut at `max` code points (80 unless told) by every renderer. */
 export const text = (s: string, max?: number): Span =>

@@ -15,27 +15,19 @@ export function jsonNumber(x: number): number | null {
 
 const contextOf = (result: GateResult, files?: WrittenFiles): RenderContext => ({ result, files, num: jsonNumber })
 
-/** One capability's part of a slot: blocks, or Markdown lines it escaped itself. */
-export type SlotPart = { blocks: Block[] } | { markdown: string[] }
-
-/** Every capability's part of `slot`, in registry order. */
-export function slotParts(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): SlotPart[] {
-  const out: SlotPart[] = []
+/** Every capability's blocks for `slot`, in registry order (the renderers draw them). */
+export function slotBlocks(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): Block[] {
+  const out: Block[] = []
   for (const c of result.capabilities) {
-    const blocks = c.parts.blocks?.[slot]
-    const markdown = c.parts.markdown?.[slot]
-    if (blocks !== undefined) out.push({ blocks: blocks(contextOf(result, files)) })
-    else if (markdown !== undefined) out.push({ markdown: markdown(contextOf(result, files)) })
+    const part = c.parts.blocks?.[slot]
+    if (part !== undefined) for (const b of part(contextOf(result, files))) out.push(b)
   }
   return out
 }
 
 /** Every capability's Markdown lines for `slot`. */
 export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): string[] {
-  const out: string[] = []
-  for (const part of slotParts(result, slot, files))
-    for (const line of 'blocks' in part ? toMarkdownLines(part.blocks) : part.markdown) out.push(line)
-  return out
+  return toMarkdownLines(slotBlocks(result, slot, files))
 }
 
 /** Every capability's collapsed sections, in registry order. */

@@ -90,7 +90,7 @@ function blockLines(b: Block): string[] {
     case 'details':
       return [`<details><summary>${summaryHtml(b.summary)}</summary>`, '', ...toMarkdownLines(b.body), '</details>']
     case 'list':
-      return b.items.flatMap(item)
+      return [...b.items.flatMap(item), ...(b.more ? [`- and ${b.more} more`] : [])]
   }
 }
 

@@ -32,12 +32,13 @@ export function toTextLines(blocks: readonly Block[], indent = '  '): string[] {
     if (b.kind === 'headline') out.push(spansText(b.spans))
     else if (b.kind === 'paragraph') for (const line of b.lines) out.push(indent + spansText(line))
     else if (b.kind === 'figure') for (const line of b.lines) out.push(`${indent}${line}`.trimEnd())
-    else if (b.kind === 'list')
+    else if (b.kind === 'list') {
       for (const it of b.items) {
         out.push(`${indent}- ${spansText(it.spans)}`)
         for (const c of it.children ?? []) out.push(`${indent}    ${spansText(c)}`)
       }
-    else if (b.kind === 'details') out.push(indent + spansText(b.summary), ...toTextLines(b.body, indent + '  '))
+      if (b.more) out.push(`${indent}- and ${b.more} more`)
+    } else if (b.kind === 'details') out.push(indent + spansText(b.summary), ...toTextLines(b.body, indent + '  '))
     else {
       const rows = [b.head, ...b.rows].map((r) => r.map(spansText))
       const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j] ?? ''))))

@@ -1,15 +1,14 @@
-import { queryDetails, type GateResult, type MarkdownSlot } from '../../decide/result.js'
-import { capabilitySections, slotParts } from '../slots.js'
+import { queryDetails, type GateResult } from '../../decide/result.js'
+import { capabilitySections, slotBlocks } from '../slots.js'
 import { comparabilityBody } from '../sections.js'
 import type { WrittenFiles } from '../files.js'
-import { markdownToHtml } from './markdown-subset.js'
 import { toHtml } from '../doc/html.js'
 import type { QueryDetails, RankedDoc } from './regressed-table.js'
 
 /**
  * The parts of the page that belong to capabilities (holdout accounting, regression budget, seed replicates,
- * judge anchors, history): each capability's Markdown report parts (src/capabilities/, through report/slots.ts)
- * turned into HTML by markdown-subset.ts, so the page says what the PR comment says, from the same code, and
+ * judge anchors, history): each capability's report blocks (src/capabilities/, through report/slots.ts) drawn
+ * by doc/html.ts, so the page says what the PR comment says, from the same blocks, and
  * html/ names no capability. Every fragment is HTML, already escaped; '' when absent.
  */
 export interface CapabilityParts {
@@ -29,23 +28,15 @@ export interface CapabilityParts {
   sections: Array<{ id: string; title: string; html: string }>
 }
 
-/** A slot's parts as HTML: blocks drawn by doc/html.ts, Markdown lines read by markdown-subset.ts. */
-function slotHtml(result: GateResult, slot: MarkdownSlot, files: WrittenFiles | undefined, level = 3): string {
-  return slotParts(result, slot, files)
-    .map((p) => ('blocks' in p ? toHtml(p.blocks, level) : markdownToHtml(p.markdown, level)))
-    .filter((h) => h !== '')
-    .join('\n')
-}
-
 /** The capability parts of `result`'s page. */
 export function capabilityParts(result: GateResult, files?: WrittenFiles): CapabilityParts {
   return {
-    head: slotHtml(result, 'head', files),
-    underChecks: slotHtml(result, 'underChecks', files),
-    budget: slotHtml(result, 'afterFindings', files, 2),
-    history: slotHtml(result, 'afterPictures', files, 2),
+    head: toHtml(slotBlocks(result, 'head', files)),
+    underChecks: toHtml(slotBlocks(result, 'underChecks', files)),
+    budget: toHtml(slotBlocks(result, 'afterFindings', files), 2),
+    history: toHtml(slotBlocks(result, 'afterPictures', files), 2),
     comparability: toHtml(comparabilityBody(result)),
-    judge: slotHtml(result, 'trustDetails', files),
+    judge: toHtml(slotBlocks(result, 'trustDetails', files)),
     sections: capabilitySections(result, files).map((s) => ({ id: s.id, title: s.title, html: toHtml(s.body) }))
   }
 }
