@@ -24,7 +24,7 @@ import {
   STATUS
 } from './sections.js'
 import { foldedSummary, isFolded } from './folded-checks.js'
-import { reportHead } from './head.js'
+import { reportHead, type ReportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
 import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
@@ -63,12 +63,23 @@ export interface MarkdownOptions {
  * the inputs goes through escape.ts; the output is a pure function of the result (byte-deterministic).
  */
 export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): string {
-  const { rules } = result
   const head = reportHead(result, options.files)
   const out: string[] = []
-  const primary = rules.metrics.get(result.primaryMetric) as MetricRule
+  headSection(out, result, head)
+  checksSection(out, result, head, options.files)
+  pushAll(out, markdownSlot(result, 'afterFindings', options.files))
+  picturesSection(out, result)
+  pushAll(out, markdownSlot(result, 'afterPictures', options.files))
+  collapsedSections(out, result, options.files)
+  out.push(`_${SCOPE_SENTENCE}_`)
+  out.push('')
+  return out.join('\n')
+}
 
-  // 1. Head: never dropped by fit.ts. The same reasons as the terminal report (head.ts).
+/** The head: never dropped by fit.ts; the verdict, its sentence, the counts, the trust rules that did not pass. */
+function headSection(out: string[], result: GateResult, head: ReportHead): void {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  // The same reasons as the terminal report (head.ts).
   const by = head.decidedBy
   if (by === null) out.push(`## ✅ ${TOOL_NAME}: pass`)
   else if (by.kind === 'trust') out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(by.rule)}”`)
@@ -89,7 +100,10 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
     if (head.trust.length > 0) out.push('')
   }
+}
 
+/** The gated checks: the table, the notes under it, the other findings, publishable, provenance. */
+function checksSection(out: string[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
   // 2. Gated checks: the table (a max_regressions check over slices folded to one row, its slices collapsed under it).
   out.push('### Gated checks', '')
   out.push(...toMarkdownLines([checksTable(result)]))
@@ -98,7 +112,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
-  pushAll(out, markdownSlot(result, 'underChecks', options.files))
+  pushAll(out, markdownSlot(result, 'underChecks', files))
   // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
   const notes = gatedNotes(result)
   if (notes.length > 0) {
@@ -119,13 +133,14 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     if (head.toJudge !== null) out.push(inline(head.toJudge, 400), '')
   }
   pushAll(out, toMarkdownLines(provenanceBlocks(result.provenance)))
-  pushAll(out, markdownSlot(result, 'head', options.files))
-  const page = pageSentence(options.files)
+  pushAll(out, markdownSlot(result, 'head', files))
+  const page = pageSentence(files)
   if (page !== null) out.push(inline(page, 600), '')
+}
 
-  pushAll(out, markdownSlot(result, 'afterFindings', options.files))
-
-  // 3. Pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram.
+/** The pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram. */
+function picturesSection(out: string[], result: GateResult): void {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const forests = gatedForests(result)
   const bars = countBars(result)
   const hist = histogramChart(result)
@@ -155,10 +170,10 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       if (tail !== null) out.push(inline(leftTailSentence(tail), 400), '')
     }
   }
+}
 
-  pushAll(out, markdownSlot(result, 'afterPictures', options.files))
-
-  // 4. Collapsible sections, in a fixed order.
+/** The collapsible sections, in a fixed order. */
+function collapsedSections(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
   const sliceRows = shownSliceRows(
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
@@ -184,6 +199,22 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
         ]
       : ['_No slices are declared in the rules._', ''])
   ])
+  regressedSection(out, result, files)
+  details(out, SECTION_TITLES.coverage, toMarkdownLines(coverageBody(result)))
+  details(out, SECTION_TITLES.comparability, toMarkdownLines(comparabilityBody(result)))
+  if (result.trust)
+    details(out, SECTION_TITLES.trust, [
+      ...markdownSlot(result, 'trustDetails', files),
+      ...toMarkdownLines(trustBody(result.trust))
+    ])
+  for (const s of capabilitySections(result, files)) details(out, s.title, toMarkdownLines(s.body))
+  details(out, SECTION_TITLES.method, toMarkdownLines(methodBody(result)))
+  nextStepsSection(out, result, files)
+}
+
+/** The regressed queries (the dev split's only: the holdout's are never listed one by one, holdout.ts). */
+function regressedSection(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const worseOnGated = regressionCount(result)
   if (result.regressions.length > 0 || worseOnGated > 0) {
     // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
@@ -199,23 +230,18 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
       pushAll(body, topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS)))
     }
     if (listable.withheld > 0) body.push(withheldSentence(listable.withheld), '')
-    body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '')
+    body.push(inline(regressionSetSentence(files, worseOnGated), 800), '')
     details(
       out,
       `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`,
       body
     )
   }
-  details(out, SECTION_TITLES.coverage, toMarkdownLines(coverageBody(result)))
-  details(out, SECTION_TITLES.comparability, toMarkdownLines(comparabilityBody(result)))
-  if (result.trust)
-    details(out, SECTION_TITLES.trust, [
-      ...markdownSlot(result, 'trustDetails', options.files),
-      ...toMarkdownLines(trustBody(result.trust))
-    ])
-  for (const s of capabilitySections(result, options.files)) details(out, s.title, toMarkdownLines(s.body))
-  details(out, SECTION_TITLES.method, toMarkdownLines(methodBody(result)))
-  const steps = nextSteps(result, options.files)
+}
+
+/** What to look at next: each pattern that applies, with its evidence. */
+function nextStepsSection(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
+  const steps = nextSteps(result, files)
   if (steps.length > 0) {
     const body: string[] = []
     for (const s of steps) {
@@ -225,9 +251,6 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
     body.push('')
     details(out, SECTION_TITLES.next, body)
   }
-  out.push(`_${SCOPE_SENTENCE}_`)
-  out.push('')
-  return out.join('\n')
 }
 
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
