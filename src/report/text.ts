@@ -51,6 +51,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   const head = reportHead(result, options.files)
   const primary = rules.metrics.get(result.primaryMetric) as MetricRule
   const out: string[] = []
+  const t: Terminal = { result, paint, primary, files: options.files }
   // The same reasons as the Markdown report (head.ts): a trust rule's own reason when one decides.
   const by = head.decidedBy
   out.push(
@@ -73,6 +74,57 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
   for (const g of head.trust) out.push(`  ${statusWord(g.status)} trust rule ${plain(g.rule)}: ${plain(g.reason, 800)}`)
   out.push('')
+  checksColumns(out, t)
+  const others = head.findings
+  if (others.length > 0) {
+    out.push('')
+    for (const f of others)
+      out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
+  }
+  // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
+  const after: string[] = []
+  const pub = head.publishable
+  if (pub !== null)
+    after.push(
+      `  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`
+    )
+  if (head.toJudge !== null) after.push(`  ${plain(head.toJudge, 400)}`)
+  after.push(...textSlot(result, 'head', options.files))
+  const page = pageSentence(options.files)
+  if (page !== null) after.push(`  ${plain(page, 600)}`)
+  if (after.length > 0) out.push('', ...after)
+  const under = textSlot(result, 'underChecks', options.files)
+  if (under.length > 0) out.push('', ...under)
+  const notes = gatedNotes(result)
+  if (notes.length > 0)
+    out.push(
+      '',
+      '  Notes on the intervals of the gated checks:',
+      ...notes.map(
+        (n) => `    check ${n.check.rule.index + 1} (${plain(slicesList(n.slices), 300)}): ${plain(n.note, 400)}`
+      )
+    )
+  const budget = textSlot(result, 'afterFindings', options.files)
+  if (budget.length > 0) out.push('', ...budget)
+  picturesLines(out, t)
+  regressedLines(out, t)
+  stepsAndMethod(out, t)
+  out.push('')
+  return out.join('\n')
+}
+
+/** What the terminal report's parts share: the result, the colouring, the primary metric, the files written. */
+interface Terminal {
+  result: GateResult
+  paint: (style: Style, s: string) => string
+  primary: MetricRule
+  files: WrittenFiles | undefined
+}
+
+/** The gated checks as aligned columns, coloured by status. */
+function checksColumns(out: string[], t: Terminal): void {
+  const { result, paint } = t
+  const { rules } = result
   out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(
     result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
@@ -114,37 +166,11 @@ export function toText(result: GateResult, options: TextOptions): string {
     const line = '  ' + cells.join('  ').trimEnd()
     out.push(i === 0 ? paint('dim', line) : line)
   })
-  const others = head.findings
-  if (others.length > 0) {
-    out.push('')
-    for (const f of others)
-      out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
-  }
-  // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
-  const after: string[] = []
-  const pub = head.publishable
-  if (pub !== null)
-    after.push(
-      `  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`
-    )
-  if (head.toJudge !== null) after.push(`  ${plain(head.toJudge, 400)}`)
-  after.push(...textSlot(result, 'head', options.files))
-  const page = pageSentence(options.files)
-  if (page !== null) after.push(`  ${plain(page, 600)}`)
-  if (after.length > 0) out.push('', ...after)
-  const under = textSlot(result, 'underChecks', options.files)
-  if (under.length > 0) out.push('', ...under)
-  const notes = gatedNotes(result)
-  if (notes.length > 0)
-    out.push(
-      '',
-      '  Notes on the intervals of the gated checks:',
-      ...notes.map(
-        (n) => `    check ${n.check.rule.index + 1} (${plain(slicesList(n.slices), 300)}): ${plain(n.note, 400)}`
-      )
-    )
-  const budget = textSlot(result, 'afterFindings', options.files)
-  if (budget.length > 0) out.push('', ...budget)
+}
+
+/** The same pictures as the Markdown report, in Unicode, and the histogram of changes. */
+function picturesLines(out: string[], t: Terminal): void {
+  const { result, paint, primary } = t
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
   for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
   for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))
@@ -160,6 +186,11 @@ export function toText(result: GateResult, options: TextOptions): string {
     const tail = leftTail(result)
     if (tail !== null) out.push(`  ${plain(leftTailSentence(tail), 400)}`)
   }
+}
+
+/** The most regressed queries on the primary metric (never a holdout query). */
+function regressedLines(out: string[], t: Terminal): void {
+  const { result, paint, primary } = t
   if (result.regressions.length > 0) {
     const dg = levelDigits(primary, Math.abs(result.regressions[0].baseline))
     out.push('')
@@ -190,7 +221,13 @@ export function toText(result: GateResult, options: TextOptions): string {
         )
       )
   }
-  const steps = nextSteps(result, options.files)
+}
+
+/** What to look at next, and the method in one line. */
+function stepsAndMethod(out: string[], t: Terminal): void {
+  const { result, paint } = t
+  const { rules } = result
+  const steps = nextSteps(result, t.files)
   if (steps.length > 0) {
     out.push('')
     out.push(paint('bold', 'What to look at next'))
@@ -207,8 +244,6 @@ export function toText(result: GateResult, options: TextOptions): string {
       `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
     )
   )
-  out.push('')
-  return out.join('\n')
 }
 
 /** An at_least / at_most unit's cells: the candidate's mean and its interval (levels, as the files hold them). */
