@@ -34,7 +34,8 @@ import { listableRegressions, withheldSentence } from './holdout.js'
 import { topDocumentsBlock } from './top-documents.js'
 import { capabilitySections, markdownSlot } from './slots.js'
 import { detailsBlock } from './details.js'
-import { spansMarkdown, toMarkdownLines } from './doc/markdown.js'
+import { toMarkdownLines } from './doc/markdown.js'
+import { em, list, paragraph, strong, text, words, type Block, type Inline } from '../model/document.js'
 import { shownSliceRows } from './slice-rows.js'
 
 export { REGRESSIONS_FILE } from './files.js'
@@ -81,61 +82,94 @@ function headSection(out: string[], result: GateResult, head: ReportHead): void 
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   // The same reasons as the terminal report (head.ts).
   const by = head.decidedBy
-  if (by === null) out.push(`## ✅ ${TOOL_NAME}: pass`)
-  else if (by.kind === 'trust') out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(by.rule)}”`)
-  else out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “${inline(by.check.rule.name)}”`)
-  out.push('')
-  if (head.sentence !== null) out.push(`**${inline(head.sentence, 800)}**`, '')
+  const title: Inline =
+    by === null
+      ? [words(`✅ ${TOOL_NAME}: pass`)]
+      : by.kind === 'trust'
+        ? [words(`❌ ${TOOL_NAME}: fail, decided by trust rule “`), text(by.rule), words('”')]
+        : [
+            words(`❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “`),
+            text(by.check.rule.name),
+            words('”')
+          ]
+  const blocks: Block[] = [{ kind: 'headline', level: 2, spans: title }]
+  if (head.sentence !== null) blocks.push(paragraph(strong(text(head.sentence, 800))))
   const { total, pass, fail, inconclusive } = head.counts
   const counted = inconclusiveCounting(result.decision.checks)
-  const worse =
-    result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
-  out.push(
-    `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`
+  const worse: Inline =
+    result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
+  blocks.push(
+    paragraph(
+      words(
+        `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired`
+      ),
+      ...worse,
+      words('.')
+    )
   )
-  out.push('')
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
-  if (result.trust) {
-    for (const g of head.trust)
-      out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
-    if (head.trust.length > 0) out.push('')
-  }
+  if (result.trust && head.trust.length > 0)
+    blocks.push(
+      list(
+        ...head.trust.map((g) => [
+          words(`${STATUS[g.status]} `),
+          strong(words('trust rule '), text(g.rule)),
+          words(': '),
+          text(g.reason, 800)
+        ])
+      )
+    )
+  pushAll(out, toMarkdownLines(blocks))
 }
 
 /** The gated checks: the table, the notes under it, the other findings, publishable, provenance. */
 function checksSection(out: string[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
-  // 2. Gated checks: the table (a max_regressions check over slices folded to one row, its slices collapsed under it).
-  out.push('### Gated checks', '')
-  out.push(...toMarkdownLines([checksTable(result)]))
+  // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
+  pushAll(out, toMarkdownLines([{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)]))
   for (const check of result.decision.checks)
     if (isFolded(check)) details(out, foldedSummary(check), toMarkdownLines([foldedUnitsTable(result, check)]))
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
-  if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
+  if (statistics.length > 0)
+    pushAll(out, toMarkdownLines([{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }]))
   pushAll(out, markdownSlot(result, 'underChecks', files))
+  const blocks: Block[] = []
   // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
   const notes = gatedNotes(result)
-  if (notes.length > 0) {
-    out.push('Notes on the intervals of the gated checks:', '')
-    for (const n of notes)
-      out.push(`- check ${n.check.rule.index + 1} (${inline(slicesList(n.slices), 300)}): ${inline(n.note, 400)}`)
-    out.push('')
-  }
+  if (notes.length > 0)
+    blocks.push(
+      paragraph(words('Notes on the intervals of the gated checks:')),
+      list(
+        ...notes.map((n) => [
+          words(`check ${n.check.rule.index + 1} (`),
+          text(slicesList(n.slices), 300),
+          words('): '),
+          text(n.note, 400)
+        ])
+      )
+    )
   const others = head.findings
-  if (others.length > 0) {
-    for (const f of others)
-      out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
-    out.push('')
-  }
+  if (others.length > 0)
+    blocks.push(
+      list(
+        ...others.map((f) => [
+          words(`${STATUS[f.unit.status]} `),
+          strong(text(f.check.rule.name)),
+          words(': '),
+          text(f.sentence, 600)
+        ])
+      )
+    )
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
   if (result.trust) {
-    out.push(spansMarkdown(publishableLine(result.trust)), '')
-    if (head.toJudge !== null) out.push(inline(head.toJudge, 400), '')
+    blocks.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
+    if (head.toJudge !== null) blocks.push(paragraph(text(head.toJudge, 400)))
   }
-  pushAll(out, toMarkdownLines(provenanceBlocks(result.provenance)))
+  blocks.push(...provenanceBlocks(result.provenance))
+  pushAll(out, toMarkdownLines(blocks))
   pushAll(out, markdownSlot(result, 'head', files))
   const page = pageSentence(files)
-  if (page !== null) out.push(inline(page, 600), '')
+  if (page !== null) pushAll(out, toMarkdownLines([paragraph(text(page, 600))]))
 }
 
 /** The pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram. */
@@ -242,15 +276,12 @@ function regressedSection(out: string[], result: GateResult, files: WrittenFiles
 /** What to look at next: each pattern that applies, with its evidence. */
 function nextStepsSection(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
   const steps = nextSteps(result, files)
-  if (steps.length > 0) {
-    const body: string[] = []
-    for (const s of steps) {
-      body.push(`- **${inline(s.pattern, 200)}** → ${inline(s.lookAt, 200)}.`)
-      for (const e of s.evidence) body.push(`  - ${inline(e, 300)}`)
-    }
-    body.push('')
-    details(out, SECTION_TITLES.next, body)
-  }
+  if (steps.length === 0) return
+  const items = steps.map((s) => ({
+    spans: [strong(text(s.pattern, 200)), words(' → '), text(s.lookAt, 200), words('.')],
+    children: s.evidence.map((e) => [text(e, 300)])
+  }))
+  details(out, SECTION_TITLES.next, toMarkdownLines([{ kind: 'list', items }]))
 }
 
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
