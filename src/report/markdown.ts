@@ -178,33 +178,43 @@ function picturesSection(out: string[], result: GateResult): void {
   const forests = gatedForests(result)
   const bars = countBars(result)
   const hist = histogramChart(result)
-  if (forests.length > 0 || bars.length > 0 || hist) {
-    out.push('### Pictures', '')
-    if (forests.length > 0) {
-      out.push(
-        `Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`,
-        ''
-      )
-      for (const f of forests) fence(out, f.lines)
-    }
-    if (bars.length > 0) {
-      out.push(
-        'How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):',
-        ''
-      )
-      for (const b of bars) fence(out, b.lines)
-    }
-    if (hist) {
-      out.push(
-        `How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries, in ${inline(unitWord(primary) || 'its units')} (the mean hides whether it is many small gains or a few large losses):`,
-        ''
-      )
-      out.push('```mermaid', hist, '```', '')
-      const tail = leftTail(result)
-      if (tail !== null) out.push(inline(leftTailSentence(tail), 400), '')
-    }
+  if (forests.length === 0 && bars.length === 0 && !hist) return
+  const blocks: Block[] = [{ kind: 'headline', level: 3, spans: [words('Pictures')] }]
+  if (forests.length > 0)
+    blocks.push(
+      paragraph(
+        words(
+          `Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`
+        )
+      ),
+      ...forests.map((f) => figure(f.lines))
+    )
+  if (bars.length > 0)
+    blocks.push(
+      paragraph(
+        words('How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):')
+      ),
+      ...bars.map((b) => figure(b.lines))
+    )
+  if (hist) {
+    blocks.push(
+      paragraph(
+        words('How the change of '),
+        text(primary.name),
+        words(` is spread over the ${result.coverage.paired} queries, in `),
+        text(unitWord(primary) || 'its units'),
+        words(' (the mean hides whether it is many small gains or a few large losses):')
+      ),
+      { kind: 'figure', language: 'mermaid', lines: hist.split('\n') }
+    )
+    const tail = leftTail(result)
+    if (tail !== null) blocks.push(paragraph(text(leftTailSentence(tail), 400)))
   }
+  pushAll(out, toMarkdownLines(blocks))
 }
+
+/** A Unicode picture in a fenced block (the renderer makes the fence longer than any backtick run in it). */
+const figure = (lines: string[]): Block => ({ kind: 'figure', language: 'text', lines })
 
 /** The collapsible sections, in a fixed order. */
 function collapsedSections(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
@@ -216,7 +226,7 @@ function collapsedSections(out: string[], result: GateResult, files: WrittenFile
   const sliceForests: string[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
-    if (lines !== null) fence(sliceForests, lines)
+    if (lines !== null) pushAll(sliceForests, toMarkdownLines([figure(lines)]))
   }
   details(out, SECTION_TITLES.breakdown, [
     ...sliceForests,
@@ -287,17 +297,6 @@ function nextStepsSection(out: string[], result: GateResult, files: WrittenFiles
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
 function confidenceWords(result: GateResult): string {
   return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)))
-}
-
-/**
- * A fenced block of Unicode picture lines. The fence is one backtick longer than the longest run of backticks
- * in the lines, so no name can close it (every line also starts with a word or a space, never a fence).
- */
-function fence(out: string[], lines: string[]): void {
-  let longest = 0
-  for (const line of lines) for (const m of line.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
-  const mark = '`'.repeat(Math.max(3, longest + 1))
-  out.push(mark + 'text', ...lines, mark, '')
 }
 
 /** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
