@@ -6,7 +6,6 @@ import { histogramChart } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests, sliceForest } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
-import { htmlText, inline } from './escape.js'
 import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceBlocks } from './provenance.js'
@@ -260,27 +259,24 @@ function collapsedSections(out: string[], result: GateResult, files: WrittenFile
 function regressedSection(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const worseOnGated = regressionCount(result)
-  if (result.regressions.length > 0 || worseOnGated > 0) {
-    // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
-    const listable = listableRegressions(result)
-    const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
-    const body: string[] = []
-    if (shown > 0) {
-      body.push(
-        `The ${shown} queries that lost most on ${inline(primary.name)}:`,
-        '',
-        ...toMarkdownLines([regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS)])
-      )
-      pushAll(body, topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS)))
-    }
-    if (listable.withheld > 0) body.push(withheldSentence(listable.withheld), '')
-    body.push(inline(regressionSetSentence(files, worseOnGated), 800), '')
-    details(
-      out,
-      `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`,
-      body
+  if (result.regressions.length === 0 && worseOnGated === 0) return
+  // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
+  const listable = listableRegressions(result)
+  const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
+  const body: Block[] = []
+  if (shown > 0)
+    body.push(
+      paragraph(words(`The ${shown} queries that lost most on `), text(primary.name), words(':')),
+      regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS),
+      ...topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS))
     )
-  }
+  if (listable.withheld > 0) body.push(paragraph(words(withheldSentence(listable.withheld))))
+  body.push(paragraph(text(regressionSetSentence(files, worseOnGated), 800)))
+  const summary = [
+    words(`Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on `),
+    text(primary.name)
+  ]
+  pushAll(out, toMarkdownLines([{ kind: 'details', summary, body }]))
 }
 
 /** What to look at next: each pattern that applies, with its evidence. */
