@@ -31,8 +31,7 @@ import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { listableRegressions, withheldSentence } from './holdout.js'
 import { topDocumentsBlock } from './top-documents.js'
-import { capabilitySections, markdownSlot } from './slots.js'
-import { detailsBlock } from './details.js'
+import { capabilitySections, markdownSlot, slotBlocks } from './slots.js'
 import { toMarkdownLines } from './doc/markdown.js'
 import { em, list, paragraph, strong, text, words, type Block, type Inline } from '../model/document.js'
 import { shownSliceRows } from './slice-rows.js'
@@ -126,7 +125,9 @@ function checksSection(out: string[], result: GateResult, head: ReportHead, file
   // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
   pushAll(out, toMarkdownLines([{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)]))
   for (const check of result.decision.checks)
-    if (isFolded(check)) details(out, foldedSummary(check), toMarkdownLines([foldedUnitsTable(result, check)]))
+    // foldedSummary is HTML-safe already (htmlText for its untrusted parts).
+    if (isFolded(check))
+      pushAll(out, toMarkdownLines([section(foldedSummary(check), [foldedUnitsTable(result, check)])]))
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0)
@@ -215,51 +216,49 @@ function picturesSection(out: string[], result: GateResult): void {
 /** A Unicode picture in a fenced block (the renderer makes the fence longer than any backtick run in it). */
 const figure = (lines: string[]): Block => ({ kind: 'figure', language: 'text', lines })
 
+/** A collapsed section: its title (our own words, HTML-safe) and its blocks. */
+const section = (title: string, body: Block[]): Block => ({ kind: 'details', summary: [words(title)], body })
+
 /** The collapsible sections, in a fixed order. */
 function collapsedSections(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
   const sliceRows = shownSliceRows(
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
   )
-  details(out, SECTION_TITLES.checkDetails, toMarkdownLines([checkDetailsTable(result)]))
-  const sliceForests: string[] = []
+  const sliceForests: Block[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
-    if (lines !== null) pushAll(sliceForests, toMarkdownLines([figure(lines)]))
+    if (lines !== null) sliceForests.push(figure(lines))
   }
-  details(out, SECTION_TITLES.breakdown, [
-    ...sliceForests,
-    ...toMarkdownLines([
-      comparisonsTable(
-        result,
-        result.comparisons.filter((c) => c.slice.length === 0)
-      )
-    ]),
-    ...(sliceRows.shown.length > 0
-      ? [
-          ...toMarkdownLines([comparisonsTable(result, sliceRows.shown)]),
-          ...(sliceRows.note ? toMarkdownLines([sliceRows.note]) : [])
-        ]
-      : ['_No slices are declared in the rules._', ''])
-  ])
-  regressedSection(out, result, files)
-  details(out, SECTION_TITLES.coverage, toMarkdownLines(coverageBody(result)))
-  details(out, SECTION_TITLES.comparability, toMarkdownLines(comparabilityBody(result)))
+  const overall = comparisonsTable(
+    result,
+    result.comparisons.filter((c) => c.slice.length === 0)
+  )
+  const slices =
+    sliceRows.shown.length > 0
+      ? [comparisonsTable(result, sliceRows.shown), ...(sliceRows.note ? [sliceRows.note] : [])]
+      : [paragraph(em(words('No slices are declared in the rules.')))]
+  const blocks: Block[] = [
+    section(SECTION_TITLES.checkDetails, [checkDetailsTable(result)]),
+    section(SECTION_TITLES.breakdown, [...sliceForests, overall, ...slices]),
+    ...regressedSection(result, files),
+    section(SECTION_TITLES.coverage, coverageBody(result)),
+    section(SECTION_TITLES.comparability, comparabilityBody(result))
+  ]
   if (result.trust)
-    details(out, SECTION_TITLES.trust, [
-      ...markdownSlot(result, 'trustDetails', files),
-      ...toMarkdownLines(trustBody(result.trust))
-    ])
-  for (const s of capabilitySections(result, files)) details(out, s.title, toMarkdownLines(s.body))
-  details(out, SECTION_TITLES.method, toMarkdownLines(methodBody(result)))
-  nextStepsSection(out, result, files)
+    blocks.push(
+      section(SECTION_TITLES.trust, [...slotBlocks(result, 'trustDetails', files), ...trustBody(result.trust)])
+    )
+  for (const s of capabilitySections(result, files)) blocks.push(section(s.title, s.body))
+  blocks.push(section(SECTION_TITLES.method, methodBody(result)), ...nextStepsSection(result, files))
+  pushAll(out, toMarkdownLines(blocks))
 }
 
 /** The regressed queries (the dev split's only: the holdout's are never listed one by one, holdout.ts). */
-function regressedSection(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
+function regressedSection(result: GateResult, files: WrittenFiles | undefined): Block[] {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const worseOnGated = regressionCount(result)
-  if (result.regressions.length === 0 && worseOnGated === 0) return
+  if (result.regressions.length === 0 && worseOnGated === 0) return []
   // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
   const listable = listableRegressions(result)
   const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
@@ -276,26 +275,21 @@ function regressedSection(out: string[], result: GateResult, files: WrittenFiles
     words(`Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on `),
     text(primary.name)
   ]
-  pushAll(out, toMarkdownLines([{ kind: 'details', summary, body }]))
+  return [{ kind: 'details', summary, body }]
 }
 
 /** What to look at next: each pattern that applies, with its evidence. */
-function nextStepsSection(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
+function nextStepsSection(result: GateResult, files: WrittenFiles | undefined): Block[] {
   const steps = nextSteps(result, files)
-  if (steps.length === 0) return
+  if (steps.length === 0) return []
   const items = steps.map((s) => ({
     spans: [strong(text(s.pattern, 200)), words(' → '), text(s.lookAt, 200), words('.')],
     children: s.evidence.map((e) => [text(e, 300)])
   }))
-  details(out, SECTION_TITLES.next, toMarkdownLines([{ kind: 'list', items }]))
+  return [section(SECTION_TITLES.next, [{ kind: 'list', items }])]
 }
 
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
 function confidenceWords(result: GateResult): string {
   return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)))
-}
-
-/** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
-function details(out: string[], summary: string, body: string[]): void {
-  pushAll(out, detailsBlock(summary, body))
 }
