@@ -31,7 +31,7 @@ import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { listableRegressions, withheldSentence } from './holdout.js'
 import { topDocumentsBlock } from './top-documents.js'
-import { capabilitySections, markdownSlot, slotBlocks } from './slots.js'
+import { capabilitySections, slotBlocks } from './slots.js'
 import { toMarkdownLines } from './doc/markdown.js'
 import { em, list, paragraph, strong, text, words, type Block, type Inline } from '../model/document.js'
 import { shownSliceRows } from './slice-rows.js'
@@ -63,20 +63,24 @@ export interface MarkdownOptions {
  */
 export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): string {
   const head = reportHead(result, options.files)
-  const out: string[] = []
+  return toMarkdownLines(markdownDocument(result, head, options.files)).join('\n')
+}
+
+/** The Markdown report as one document of blocks, section by section. */
+function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
+  const out: Block[] = []
   headSection(out, result, head)
-  checksSection(out, result, head, options.files)
-  pushAll(out, markdownSlot(result, 'afterFindings', options.files))
+  checksSection(out, result, head, files)
+  pushAll(out, slotBlocks(result, 'afterFindings', files))
   picturesSection(out, result)
-  pushAll(out, markdownSlot(result, 'afterPictures', options.files))
-  collapsedSections(out, result, options.files)
-  out.push(`_${SCOPE_SENTENCE}_`)
-  out.push('')
-  return out.join('\n')
+  pushAll(out, slotBlocks(result, 'afterPictures', files))
+  collapsedSections(out, result, files)
+  out.push(paragraph(em(words(SCOPE_SENTENCE))))
+  return out
 }
 
 /** The head: never dropped by fit.ts; the verdict, its sentence, the counts, the trust rules that did not pass. */
-function headSection(out: string[], result: GateResult, head: ReportHead): void {
+function headSection(out: Block[], result: GateResult, head: ReportHead): void {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   // The same reasons as the terminal report (head.ts).
   const by = head.decidedBy
@@ -117,22 +121,20 @@ function headSection(out: string[], result: GateResult, head: ReportHead): void 
         ])
       )
     )
-  pushAll(out, toMarkdownLines(blocks))
+  pushAll(out, blocks)
 }
 
 /** The gated checks: the table, the notes under it, the other findings, publishable, provenance. */
-function checksSection(out: string[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
+function checksSection(out: Block[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
   // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
-  pushAll(out, toMarkdownLines([{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)]))
+  pushAll(out, [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)])
   for (const check of result.decision.checks)
     // foldedSummary is HTML-safe already (htmlText for its untrusted parts).
-    if (isFolded(check))
-      pushAll(out, toMarkdownLines([section(foldedSummary(check), [foldedUnitsTable(result, check)])]))
+    if (isFolded(check)) pushAll(out, [section(foldedSummary(check), [foldedUnitsTable(result, check)])])
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
-  if (statistics.length > 0)
-    pushAll(out, toMarkdownLines([{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }]))
-  pushAll(out, markdownSlot(result, 'underChecks', files))
+  if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])
+  pushAll(out, slotBlocks(result, 'underChecks', files))
   const blocks: Block[] = []
   // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
   const notes = gatedNotes(result)
@@ -166,14 +168,14 @@ function checksSection(out: string[], result: GateResult, head: ReportHead, file
     if (head.toJudge !== null) blocks.push(paragraph(text(head.toJudge, 400)))
   }
   blocks.push(...provenanceBlocks(result.provenance))
-  pushAll(out, toMarkdownLines(blocks))
-  pushAll(out, markdownSlot(result, 'head', files))
+  pushAll(out, blocks)
+  pushAll(out, slotBlocks(result, 'head', files))
   const page = pageSentence(files)
-  if (page !== null) pushAll(out, toMarkdownLines([paragraph(text(page, 600))]))
+  if (page !== null) pushAll(out, [paragraph(text(page, 600))])
 }
 
 /** The pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram. */
-function picturesSection(out: string[], result: GateResult): void {
+function picturesSection(out: Block[], result: GateResult): void {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const forests = gatedForests(result)
   const bars = countBars(result)
@@ -210,7 +212,7 @@ function picturesSection(out: string[], result: GateResult): void {
     const tail = leftTail(result)
     if (tail !== null) blocks.push(paragraph(text(leftTailSentence(tail), 400)))
   }
-  pushAll(out, toMarkdownLines(blocks))
+  pushAll(out, blocks)
 }
 
 /** A Unicode picture in a fenced block (the renderer makes the fence longer than any backtick run in it). */
@@ -220,7 +222,7 @@ const figure = (lines: string[]): Block => ({ kind: 'figure', language: 'text', 
 const section = (title: string, body: Block[]): Block => ({ kind: 'details', summary: [words(title)], body })
 
 /** The collapsible sections, in a fixed order. */
-function collapsedSections(out: string[], result: GateResult, files: WrittenFiles | undefined): void {
+function collapsedSections(out: Block[], result: GateResult, files: WrittenFiles | undefined): void {
   const sliceRows = shownSliceRows(
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
@@ -251,7 +253,7 @@ function collapsedSections(out: string[], result: GateResult, files: WrittenFile
     )
   for (const s of capabilitySections(result, files)) blocks.push(section(s.title, s.body))
   blocks.push(section(SECTION_TITLES.method, methodBody(result)), ...nextStepsSection(result, files))
-  pushAll(out, toMarkdownLines(blocks))
+  pushAll(out, blocks)
 }
 
 /** The regressed queries (the dev split's only: the holdout's are never listed one by one, holdout.ts). */

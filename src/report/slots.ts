@@ -1,6 +1,5 @@
 import type { CheckResult, UnitResult } from '../decide/types.js'
 import type { Block } from '../model/document.js'
-import { toMarkdownLines } from './doc/markdown.js'
 import type { GateResult, MarkdownSlot, RenderContext, TextSlot, WrittenFiles } from '../decide/result.js'
 
 /**
@@ -23,11 +22,6 @@ export function slotBlocks(result: GateResult, slot: MarkdownSlot, files?: Writt
     if (part !== undefined) for (const b of part(contextOf(result, files))) out.push(b)
   }
   return out
-}
-
-/** Every capability's Markdown lines for `slot`. */
-export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): string[] {
-  return toMarkdownLines(slotBlocks(result, slot, files))
 }
 
 /** Every capability's collapsed sections, in registry order. */
