@@ -97,8 +97,8 @@ export interface RenderContext {
 }
 
 /**
- * A capability's report parts. Every line is final for its format: Markdown escaped with inline(), terminal
- * lines made safe with plain() (src/report/escape.ts). Every part is optional: without it, nothing is there.
+ * A capability's report parts: blocks (src/model/document.ts) that the Markdown and HTML renderers escape, and
+ * terminal lines made safe with plain() (src/report/escape.ts). Every part is optional: without it, nothing is there.
  */
 export interface RenderParts {
   /** Its blocks for a slot (src/model/document.ts): the Markdown report and the HTML page draw them alike. */
