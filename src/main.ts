@@ -26,7 +26,7 @@ import { writeOutput } from './output.js'
 import { defaultThreads } from './stats/threads.js'
 import { inline } from './report/escape.js'
 import { fitMarkdown } from './report/fit.js'
-import { toJsonReport } from './report/json.js'
+import { jsonReportChunks } from './report/json.js'
 import { REGRESSIONS_FILE, toMarkdown } from './report/markdown.js'
 import { toRegressionsJsonl } from './report/regressions.js'
 import { HTML_FILE, toHtmlReport } from './report/html/index.js'
@@ -141,7 +141,7 @@ export async function run(
     })
     const jsonPath = path.join(inputs.reportDir, 'report.json')
     const markdownPath = path.join(inputs.reportDir, 'report.md')
-    await writeOutput(jsonPath, toJsonReport(result))
+    await writeOutput(jsonPath, jsonReportChunks(result))
     await writeOutput(markdownPath, markdown)
     await writeOutput(files.html, toHtmlReport(result, { files }))
     // The regression set: every query that got worse on a gated metric, to keep as a regression suite.

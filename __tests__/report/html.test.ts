@@ -12,7 +12,9 @@ import { readFileSync } from 'node:fs'
 import { loadRules } from '../../src/config/rules.js'
 import { runGate } from '../../src/gate.js'
 import { toHtmlReport } from '../../src/report/html/index.js'
-import { inlineHtml, markdownToHtml } from '../../src/report/html/markdown-subset.js'
+import { toMarkdownLines } from '../../src/report/doc/markdown.js'
+import { spansHtml, toHtml } from '../../src/report/doc/html.js'
+import { cells, code, em, row, strong, table, text, words, type Block } from '../../src/model/document.js'
 import { selectPoints } from '../../src/report/html/points.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { historySection } from '../../src/capabilities/history/section.js'
@@ -334,40 +336,36 @@ describe('the reports name the page when it was written', () => {
   })
 })
 
-describe('the Markdown subset', () => {
-  it('inline: escapes, code, strong, emphasis (not inside a word), safe links only, entities read as text', () => {
-    expect(
-      inlineHtml(
-        'a \\*b\\* **c** _d e_ on_inconclusive `x<y` [run](https://github.com/o/r/actions/runs/1) [bad](javascript:alert) [x](http://evil.example/) &lt;b&gt; <i>'
-      )
-    ).toBe(
-      'a *b* <strong>c</strong> <em>d e</em> on_inconclusive <code>x&lt;y</code> <a href="https://github.com/o/r/actions/runs/1" rel="noopener noreferrer">run</a> bad x &lt;b&gt; &lt;i&gt;'
+describe('the HTML renderer of the report document', () => {
+  it('spans: untrusted text escaped (a linkish word as code), strong, emphasis, code, safe links only, symbols', () => {
+    const html = spansHtml([
+      text('a *b* <i> &lt; @octocat'),
+      words(' '),
+      strong(words('c')),
+      words(' '),
+      em(words('d e')),
+      words(' on_inconclusive '),
+      code('x<y'),
+      words(' '),
+      { kind: 'link', href: 'https://github.com/o/r/actions/runs/1', spans: [words('run')] },
+      words(' '),
+      { kind: 'link', href: 'javascript:alert', spans: [words('bad')] },
+      words(' '),
+      { kind: 'link', href: 'http://evil.example/', spans: [words('x')] }
+    ])
+    expect(html).toBe(
+      'a *b* &lt;i&gt; &amp;lt; <code>@octocat</code> <strong>c</strong> <em>d e</em> on_inconclusive <code>x&lt;y</code> <a href="https://github.com/o/r/actions/runs/1" rel="noopener noreferrer">run</a> bad x'
     )
-    expect(inlineHtml('**unclosed and _open')).toBe('**unclosed and _open')
-    expect(inlineHtml('✅ pass, ❌ fail, ⚠️ differs')).toBe('✓ pass, ✗ fail, ⚠ differs')
+    expect(spansHtml([words('✅ pass, ❌ fail, ⚠️ differs')])).toBe('✓ pass, ✗ fail, ⚠ differs')
   })
 
-  it('blocks: a table with its alignment and status cells, a nested list, a paragraph, fences', () => {
-    const html = markdownToHtml([
-      '| Status | n |',
-      '| :- | -: |',
-      '| ❌ fail | 40 |',
-      '| a\\|b | 1 |',
-      '',
-      '- one',
-      '  - sub',
-      '- two',
-      '',
-      'para',
-      'graph',
-      '',
-      '```mermaid',
-      'xychart-beta',
-      '```',
-      '',
-      '```text',
-      '<b> ├──┤',
-      '```'
+  it('blocks: a table with its alignment and status cells, a nested list, a paragraph, figures', () => {
+    const html = toHtml([
+      table(cells('Status', 'n'), [row('❌ fail', '40'), row(text('a|b'), '1')], ['l', 'r']),
+      { kind: 'list', items: [{ spans: [words('one')], children: [[words('sub')]] }, { spans: [words('two')] }] },
+      { kind: 'paragraph', lines: [[words('para')], [words('graph')]] },
+      { kind: 'figure', language: 'mermaid', lines: ['xychart-beta'] },
+      { kind: 'figure', language: 'text', lines: ['<b> ├──┤'] }
     ])
     expect(html).toBe(
       [
@@ -383,19 +381,19 @@ describe('the Markdown subset', () => {
     )
   })
 
-  it('raw HTML in the input is text', () => {
-    expect(markdownToHtml(['<details><summary>x</summary>', '<script>alert(1)</script>'])).toBe(
-      '<p>&lt;details&gt;&lt;summary&gt;x&lt;/summary&gt; &lt;script&gt;alert(1)&lt;/script&gt;</p>'
-    )
+  it('a bounded list says how many more there are, in every renderer', () => {
+    const list: Block = { kind: 'list', items: [{ spans: [text('q1')] }], more: 41 }
+    expect(toHtml([list])).toBe('<ul><li>q1</li>\n<li>and 41 more</li></ul>')
+    expect(toMarkdownLines([list])).toEqual(['- q1', '- and 41 more', ''])
   })
 })
 
 const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
 needing(
-  'the Markdown-subset comparison with GitHub’s parser (cmark-gfm)',
+  'the HTML renderer’s comparison with GitHub’s parser (cmark-gfm)',
   skippedBy('RG_SKIP_CMARK') ?? executableAt(CMARK, 'CMARK_GFM_PATH')
 ).describe(
-  'the Markdown subset says what GitHub shows (the same text, block by block, as cmark-gfm renders it)',
+  'the page says what GitHub shows (the same text, block by block, as cmark-gfm renders the Markdown of the same blocks)',
   () => {
     /** The text a reader sees: tags dropped, entities decoded, the status emoji as the page writes them, spaces folded. */
     const seen = (html: string): string =>
@@ -414,11 +412,11 @@ needing(
       })
       return r.stdout
     }
-    const bodies: Array<[string, () => string[] | Promise<string[]>]> = []
+    const bodies: Array<[string, () => Block[] | Promise<Block[]>]> = []
     for (const [name, make] of SCENARIOS) {
       const r = make()
       bodies.push(
-        [`${name}: checks`, () => [checksTable(r), '', checkDetailsTable(r)]],
+        [`${name}: checks`, () => [checksTable(r), checkDetailsTable(r)]],
         [`${name}: comparisons`, () => [comparisonsTable(r, r.comparisons)]],
         [`${name}: coverage`, () => coverageBody(r)],
         [`${name}: comparability`, () => comparabilityBody(r)],
@@ -427,10 +425,7 @@ needing(
     }
     bodies.push([
       'history (links, bold, italic notes)',
-      () =>
-        historySection(historyScenario(), HISTORY).filter(
-          (l) => !l.startsWith('```') && !l.startsWith('xychart') && !l.startsWith('  ')
-        )
+      () => historySection(historyScenario(), HISTORY).filter((b) => b.kind !== 'figure')
     ])
     bodies.push([
       'trust (bold, lists, tables)',
@@ -440,15 +435,13 @@ needing(
         const r = runGate(
           await loadFiles(rules, { baseline: `${D}/baseline.jsonl`, candidate: `${D}/candidate.jsonl` })
         )
-        return [
-          ...trustBody(r.trust as NonNullable<typeof r.trust>),
-          publishableLine(r.trust as NonNullable<typeof r.trust>)
-        ]
+        const trust = r.trust as NonNullable<typeof r.trust>
+        return [...trustBody(trust), { kind: 'paragraph', lines: [publishableLine(trust)] }]
       }
     ])
     it.each(bodies)('%s', async (_name, body) => {
-      const lines = await body()
-      expect(seen(markdownToHtml(lines))).toBe(seen(gfm(lines.join('\n'))))
+      const blocks = await body()
+      expect(seen(toHtml(blocks))).toBe(seen(gfm(toMarkdownLines(blocks).join('\n'))))
     })
   }
 )

@@ -3,6 +3,7 @@
  * per-slice table, then a note naming how many rows are in the JSON report only.
  */
 import { describe, expect, it } from '@jest/globals'
+import { toMarkdownLines } from '../../src/report/doc/markdown.js'
 import { MARKDOWN_SLICE_ROWS, pictureRows, shownSliceRows } from '../../src/report/slice-rows.js'
 import { cli, writeFiles } from '../helpers.js'
 
@@ -16,7 +17,7 @@ describe('per-slice rows in Markdown', () => {
     const rows = Array.from({ length: 35_000 }, (_, i) => i)
     const { shown, note } = shownSliceRows(rows, 'comparisons')
     expect(shown).toEqual(rows.slice(0, MARKDOWN_SLICE_ROWS))
-    expect(note).toBe(
+    expect(toMarkdownLines(note === null ? [] : [note])[0]).toBe(
       `_The first ${MARKDOWN_SLICE_ROWS} of 35000 slice rows are shown; the other ${35_000 - MARKDOWN_SLICE_ROWS} are in the JSON report only (\`comparisons\`, written with --json)._`
     )
     expect(MARKDOWN_SLICE_ROWS).toBe(200)

@@ -1,3 +1,4 @@
+import { em, paragraph, text, words } from '../model/document.js'
 import type { Coverage, PairedTable } from '../align/pair.js'
 import { familyAttributes } from '../config/aggregates-plan.js'
 import type { Rules } from '../config/types.js'
@@ -215,13 +216,18 @@ function refuseEmptyWhere(rules: Rules, stats: StatsEngine): void {
 
 /** The report's words for the aggregates: where they came from, and what a report from them cannot show. */
 function aggregatesOutcome(aggregates: Aggregates): CapabilityOutcome {
-  const sentence = `Read from warehouse aggregates: ${aggregates.source}. The statistics are the rows' own (docs/scale.md); per-query lists (the regressed queries, the pictures of the differences) need the rows.`
+  const rest = ` The statistics are the rows' own (docs/scale.md); per-query lists (the regressed queries, the pictures of the differences) need the rows.`
+  const sentence = `Read from warehouse aggregates: ${aggregates.source}.${rest}`
   return {
     name: 'aggregates',
     guards: [],
     summary: { source: aggregates.source, shards: aggregates.shards },
     parts: {
-      markdown: { head: () => [`_${sentence.replace(/_/g, '\\_')}_`, ''] },
+      blocks: {
+        head: () => [
+          paragraph(em(words('Read from warehouse aggregates: '), text(aggregates.source, 400), words(`.${rest}`)))
+        ]
+      },
       text: { head: () => [sentence] },
       json: () => ['aggregates', { source: aggregates.source, shards: aggregates.shards, per_query: false }]
     }

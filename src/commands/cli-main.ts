@@ -4,7 +4,7 @@ import { loadGateInputs, optionalFiles, readRules } from '../load.js'
 import { cliInputSource } from './cli-source.js'
 import { InputError, isInputError } from '../errors.js'
 import { writeOutput } from '../output.js'
-import { toJsonReport } from '../report/json.js'
+import { jsonReportChunks, toJsonReport } from '../report/json.js'
 import { toMarkdown } from '../report/markdown.js'
 import { toHtmlReport } from '../report/html/index.js'
 import { toRegressionsJsonl } from '../report/regressions.js'
@@ -181,12 +181,11 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   if (v.html) await writeOutput(v.html as string, toHtmlReport(result, { files }))
   const markdown = toMarkdown(result, { files })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
-  // Built only when asked for: at 10^6 queries the JSON report is 79 MiB of a 0.9-1.1 GiB peak (docs/scale.md).
-  const json = v.json !== undefined || format === 'json' ? toJsonReport(result) : ''
-  if (v.json) await writeOutput(v.json as string, json)
+  // The file streams (at 10^6 queries the JSON report is 79 MiB); stdout gets it whole only when asked for.
+  if (v.json) await writeOutput(v.json as string, jsonReportChunks(result))
   out(
     format === 'json'
-      ? json
+      ? toJsonReport(result)
       : format === 'text'
         ? toText(result, { color: terminal.isTTY && !terminal.noColor, files })
         : markdown
@@ -222,12 +221,11 @@ async function aggregatesGate(v: ReturnType<typeof parse>, out: Write, terminal:
   const result = runGate(await loadAggregateInputs(rules, source), { threads: terminal.threads })
   const markdown = toMarkdown(result, { files: {} })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
-  // Built only when asked for: at 10^6 queries the JSON report is 79 MiB of a 0.9-1.1 GiB peak (docs/scale.md).
-  const json = v.json !== undefined || format === 'json' ? toJsonReport(result) : ''
-  if (v.json) await writeOutput(v.json as string, json)
+  // The file streams (at 10^6 queries the JSON report is 79 MiB); stdout gets it whole only when asked for.
+  if (v.json) await writeOutput(v.json as string, jsonReportChunks(result))
   out(
     format === 'json'
-      ? json
+      ? toJsonReport(result)
       : format === 'text'
         ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} })
         : markdown

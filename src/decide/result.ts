@@ -3,6 +3,7 @@
  * decide/ (not in gate.ts, and not in model/) so that report/ reads the shape without importing the pipeline
  * runner, and every type it gathers comes from a room below it: it imports only types, and only downward.
  */
+import type { Block } from '../model/document.js'
 import type { Coverage, PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
 import type { Decision } from './evaluate.js'
@@ -96,16 +97,17 @@ export interface RenderContext {
 }
 
 /**
- * A capability's report parts. Every line is final for its format: Markdown escaped with inline(), terminal
- * lines made safe with plain() (src/report/escape.ts). Every part is optional: without it, nothing is there.
+ * A capability's report parts: blocks (src/model/document.ts) that the Markdown and HTML renderers escape, and
+ * terminal lines made safe with plain() (src/report/escape.ts). Every part is optional: without it, nothing is there.
  */
 export interface RenderParts {
-  markdown?: Partial<Record<MarkdownSlot, (ctx: RenderContext) => string[]>>
+  /** Its blocks for a slot (src/model/document.ts): the Markdown report and the HTML page draw them alike. */
+  blocks?: Partial<Record<MarkdownSlot, (ctx: RenderContext) => Block[]>>
   /**
-   * Collapsed sections of its own after Trust (seeds): a title (plain words, HTML-safe) and a body of Markdown
-   * lines. Markdown wraps each in `<details>`, the HTML page in its own collapsed section.
+   * Collapsed sections of its own after Trust (seeds): a title (plain words, HTML-safe) and a body of blocks.
+   * Markdown wraps each in `<details>`, the HTML page in its own collapsed section.
    */
-  sections?: (ctx: RenderContext) => Array<{ id: string; title: string; body: string[] }>
+  sections?: (ctx: RenderContext) => Array<{ id: string; title: string; body: Block[] }>
   text?: Partial<Record<TextSlot, (ctx: RenderContext) => string[]>>
   /**
    * Rows of the Method table it states (setting, value), each replacing the core's row of that setting (seeds: how

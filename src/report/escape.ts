@@ -71,8 +71,8 @@ function escapeHtml(s: string): string {
     .replace(/'/g, '&#39;')
 }
 
-/** Applies `code` to every linkish word of `s` and `other` to the text between them. */
-function byWord(s: string, code: (word: string) => string, other: (text: string) => string): string {
+/** Applies `code` to every linkish word of `s` and `other` to the text between them (each output's escape uses it). */
+export function byWord(s: string, code: (word: string) => string, other: (text: string) => string): string {
   let out = ''
   let last = 0
   for (const m of s.matchAll(WORD)) {

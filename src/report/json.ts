@@ -9,7 +9,7 @@ import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
 import { provenanceJson } from './provenance.js'
 import { candidateOnlyLine } from './sections.js'
-import { jsonNumbers } from '../util/json-number.js'
+import { jsonChunks, StreamedArray } from './json/stream.js'
 import { resamplingLaw } from './resampling.js'
 import { firstListed } from './listed.js'
 
@@ -115,112 +115,150 @@ function unitJson(result: GateResult, check: CheckResult, u: UnitResult): Record
   return out
 }
 
+/** The JSON report's `rules` key: the rules file and the statistics in force. */
+function rulesJson(result: GateResult): Record<string, unknown> {
+  const { rules, decision } = result
+  const s = rules.statistics
+  return {
+    file: rules.source.file,
+    sha256: rules.source.sha256,
+    on_inconclusive: rules.onInconclusive,
+    on_too_few: rules.onTooFew,
+    statistics: {
+      confidence: s.confidence,
+      resamples: s.resamples,
+      seed: s.seed,
+      interval:
+        s.interval === 'auto'
+          ? 'auto (per comparison: see comparisons[].interval)'
+          : s.interval === 'bca'
+            ? 'bca paired bootstrap'
+            : 'percentile paired bootstrap',
+      method: s.method ?? 'auto',
+      resampling: resamplingLaw(result),
+      permutations: s.permutations,
+      cluster: s.cluster ?? null,
+      cluster_weighting: s.cluster === undefined ? null : s.clusterWeighting,
+      weights: s.weights ? { by: s.weights.by, target: Object.fromEntries(s.weights.target) } : null,
+      multiplicity: {
+        method: decision.family.method,
+        family_size: decision.family.size,
+        interval_confidence: decision.family.confidence
+      }
+    },
+    queries: { missing: rules.queries.missing, min_per_slice: rules.queries.minPerSlice }
+  }
+}
+
+/** The JSON report's `coverage` key: what happened to every query. */
+function coverageJson(coverage: GateResult['coverage']): Record<string, unknown> {
+  const ignored = candidateOnlyLine(coverage)
+  return {
+    baseline_rows: coverage.baselineRows,
+    candidate_rows: coverage.candidateRows,
+    paired: coverage.paired,
+    // answer-grown lists: the first ids (sorted) and how many there are (src/report/listed.ts)
+    only_in_baseline: firstListed(coverage.onlyInBaseline),
+    only_in_baseline_count: coverage.onlyInBaseline.length,
+    only_in_candidate: firstListed(coverage.onlyInCandidate),
+    only_in_candidate_count: coverage.onlyInCandidate.length,
+    candidate_only_ignored: coverage.candidateOnlyIgnored,
+    attributes: {
+      from: 'baseline',
+      names: coverage.attributes.names,
+      candidate_values_compared: coverage.attributes.candidateValuesCompared
+    },
+    missing_policy: coverage.missingPolicy,
+    filled: coverage.filled,
+    notes: ignored === null ? coverage.notes : [...coverage.notes, ignored]
+  }
+}
+
+/** The JSON report's `checks` key: every check in rule order with its units. */
+function checksJson(result: GateResult): Array<Record<string, unknown>> {
+  return result.decision.checks.map((c) => ({
+    rule: c.rule.name,
+    index: c.rule.index,
+    metric: c.rule.metric,
+    // The rules key: non_inferior, superior, max_regressions, at_least or at_most.
+    kind: c.rule.kind.type === 'level' ? c.rule.kind.bound : c.rule.kind.type,
+    where: Object.fromEntries(c.rule.where),
+    per_slice: c.rule.perSlice ?? null,
+    status: c.status,
+    counts_as: c.counts,
+    units: c.units.map((u) => unitJson(result, c, u))
+  }))
+}
+
 /**
- * The JSON report: a stable contract for other tools (top-level `verdict`, `checks` in rule order with
- * `rule`, `status` and evidence, `comparisons`). Keys are written in a fixed order and nothing depends on
- * time or environment, so the same inputs give the same bytes; every number is written by
- * {@link jsonNumbers} (12 significant digits, docs/report.md).
+ * The JSON report's `regressions` key. Its queries (half of them at worst: 5*10^5 at 10^6 queries) are a
+ * StreamedArray, each made while it is written. Holdout queries are counted, never listed (holdout.ts).
  */
-export function toJsonReport(result: GateResult): string {
-  const { rules, decision, coverage } = result
+function regressionsJson(result: GateResult): Record<string, unknown> {
   const listable = listableRegressions(result)
-  const report = {
+  return {
+    metric: result.primaryMetric,
+    count: result.regressions.length,
+    queries: new StreamedArray(
+      (function* () {
+        for (const r of listable.shown)
+          yield {
+            query_id: r.id,
+            baseline: r.baseline,
+            candidate: r.candidate,
+            delta: r.delta,
+            attributes: Object.fromEntries(r.attrs)
+          }
+      })()
+    ),
+    ...(listable.withheld > 0 ? { withheld: listable.withheld } : {})
+  }
+}
+
+/**
+ * The JSON report as a value to write (jsonChunks): a stable contract for other tools (top-level `verdict`,
+ * `checks` in rule order with `rule`, `status` and evidence, `comparisons`). Keys are in a fixed order and
+ * nothing depends on time or environment, so the same inputs give the same bytes; every number is written by
+ * {@link jsonNumber} (12 significant digits, docs/report.md).
+ */
+function jsonReport(result: GateResult): Record<string, unknown> {
+  const { decision } = result
+  const trust = result.trust
+  const out: Record<string, unknown> = {
     tool: { name: TOOL_NAME, version: VERSION },
     verdict: decision.verdict,
     decided_by: decision.decidedBy === null ? null : decidedByName(decision.decidedBy),
-    publishable: result.trust
+    publishable: trust
       ? {
-          value: result.trust.publishable.value,
-          reasons: result.trust.publishable.reasons,
-          unchecked: result.trust.publishable.unchecked
+          value: trust.publishable.value,
+          reasons: trust.publishable.reasons,
+          unchecked: trust.publishable.unchecked
         }
       : null,
-    rules: {
-      file: rules.source.file,
-      sha256: rules.source.sha256,
-      on_inconclusive: rules.onInconclusive,
-      on_too_few: rules.onTooFew,
-      statistics: {
-        confidence: rules.statistics.confidence,
-        resamples: rules.statistics.resamples,
-        seed: rules.statistics.seed,
-        interval:
-          rules.statistics.interval === 'auto'
-            ? 'auto (per comparison: see comparisons[].interval)'
-            : rules.statistics.interval === 'bca'
-              ? 'bca paired bootstrap'
-              : 'percentile paired bootstrap',
-        method: rules.statistics.method ?? 'auto',
-        resampling: resamplingLaw(result),
-        permutations: rules.statistics.permutations,
-        cluster: rules.statistics.cluster ?? null,
-        cluster_weighting: rules.statistics.cluster === undefined ? null : rules.statistics.clusterWeighting,
-        weights: rules.statistics.weights
-          ? { by: rules.statistics.weights.by, target: Object.fromEntries(rules.statistics.weights.target) }
-          : null,
-        multiplicity: {
-          method: decision.family.method,
-          family_size: decision.family.size,
-          interval_confidence: decision.family.confidence
-        }
-      },
-      queries: { missing: rules.queries.missing, min_per_slice: rules.queries.minPerSlice }
-    },
+    rules: rulesJson(result),
     inputs: result.inputs,
     ...(result.provenance ? { provenance: provenanceJson(result.provenance) } : {}),
-    coverage: {
-      baseline_rows: coverage.baselineRows,
-      candidate_rows: coverage.candidateRows,
-      paired: coverage.paired,
-      // answer-grown lists: the first ids (sorted) and how many there are (src/report/listed.ts)
-      only_in_baseline: firstListed(coverage.onlyInBaseline),
-      only_in_baseline_count: coverage.onlyInBaseline.length,
-      only_in_candidate: firstListed(coverage.onlyInCandidate),
-      only_in_candidate_count: coverage.onlyInCandidate.length,
-      candidate_only_ignored: coverage.candidateOnlyIgnored,
-      attributes: {
-        from: 'baseline',
-        names: coverage.attributes.names,
-        candidate_values_compared: coverage.attributes.candidateValuesCompared
-      },
-      missing_policy: coverage.missingPolicy,
-      filled: coverage.filled,
-      notes:
-        candidateOnlyLine(coverage) === null
-          ? coverage.notes
-          : [...coverage.notes, candidateOnlyLine(coverage) as string]
-    },
-    checks: decision.checks.map((c) => ({
-      rule: c.rule.name,
-      index: c.rule.index,
-      metric: c.rule.metric,
-      // The rules key: non_inferior, superior, max_regressions, at_least or at_most.
-      kind: c.rule.kind.type === 'level' ? c.rule.kind.bound : c.rule.kind.type,
-      where: Object.fromEntries(c.rule.where),
-      per_slice: c.rule.perSlice ?? null,
-      status: c.status,
-      counts_as: c.counts,
-      units: c.units.map((u) => unitJson(result, c, u))
-    })),
+    coverage: coverageJson(result.coverage),
+    checks: checksJson(result),
     comparisons: result.comparisons.map(comparisonJson),
-    regressions: {
-      metric: result.primaryMetric,
-      count: result.regressions.length,
-      // Holdout queries are counted, never listed (src/capabilities/holdout/capability.ts).
-      queries: listable.shown.map((r) => ({
-        query_id: r.id,
-        baseline: r.baseline,
-        candidate: r.candidate,
-        delta: r.delta,
-        attributes: Object.fromEntries(r.attrs)
-      })),
-      ...(listable.withheld > 0 ? { withheld: listable.withheld } : {})
-    },
+    regressions: regressionsJson(result),
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: result.trust ? trustJson(result.trust, decision, withheldIds(result)) : null
+    trust: trust ? trustJson(trust, decision, withheldIds(result)) : null
   }
   // The capabilities' keys (budgets, judge, holdout, history, seeds), each only when it ran, in registry order.
-  const out: Record<string, unknown> = report
   for (const [key, value] of capabilityJson(result)) out[key] = value
-  return JSON.stringify(out, jsonNumbers, 2) + '\n'
+  return out
+}
+
+/**
+ * The JSON report in chunks of about 64 K characters, to write one by one: at 10^6 queries the report is
+ * ~79 MiB, never held whole (json/stream.ts).
+ */
+export function jsonReportChunks(result: GateResult): Iterable<string> {
+  return jsonChunks(jsonReport(result))
+}
+
+/** The JSON report as one string (stdout, tests): {@link jsonReportChunks} joined. */
+export function toJsonReport(result: GateResult): string {
+  return [...jsonReportChunks(result)].join('')
 }

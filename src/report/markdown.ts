@@ -6,10 +6,9 @@ import { histogramChart } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests, sliceForest } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
-import { htmlText, inline } from './escape.js'
 import { confidenceLabels, inconclusiveCounting } from './format.js'
 import { nextSteps } from './next-steps.js'
-import { provenanceLines } from './provenance.js'
+import { provenanceBlocks } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
 import {
   checkDetailsTable,
@@ -24,7 +23,7 @@ import {
   STATUS
 } from './sections.js'
 import { foldedSummary, isFolded } from './folded-checks.js'
-import { reportHead } from './head.js'
+import { reportHead, type ReportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
 import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
@@ -32,8 +31,9 @@ import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { listableRegressions, withheldSentence } from './holdout.js'
 import { topDocumentsBlock } from './top-documents.js'
-import { capabilitySections, markdownSlot } from './slots.js'
-import { detailsBlock } from './details.js'
+import { capabilitySections, slotBlocks } from './slots.js'
+import { toMarkdownLines } from './doc/markdown.js'
+import { em, list, paragraph, strong, text, words, type Block, type Inline } from '../model/document.js'
 import { shownSliceRows } from './slice-rows.js'
 
 export { REGRESSIONS_FILE } from './files.js'
@@ -62,189 +62,236 @@ export interface MarkdownOptions {
  * the inputs goes through escape.ts; the output is a pure function of the result (byte-deterministic).
  */
 export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): string {
-  const { rules } = result
   const head = reportHead(result, options.files)
-  const out: string[] = []
-  const primary = rules.metrics.get(result.primaryMetric) as MetricRule
+  return toMarkdownLines(markdownDocument(result, head, options.files)).join('\n')
+}
 
-  // 1. Head: never dropped by fit.ts. The same reasons as the terminal report (head.ts).
+/** The Markdown report as one document of blocks, section by section. */
+function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
+  const out: Block[] = []
+  headSection(out, result, head)
+  checksSection(out, result, head, files)
+  pushAll(out, slotBlocks(result, 'afterFindings', files))
+  picturesSection(out, result)
+  pushAll(out, slotBlocks(result, 'afterPictures', files))
+  collapsedSections(out, result, files)
+  out.push(paragraph(em(words(SCOPE_SENTENCE))))
+  return out
+}
+
+/** The head: never dropped by fit.ts; the verdict, its sentence, the counts, the trust rules that did not pass. */
+function headSection(out: Block[], result: GateResult, head: ReportHead): void {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  // The same reasons as the terminal report (head.ts).
   const by = head.decidedBy
-  if (by === null) out.push(`## ✅ ${TOOL_NAME}: pass`)
-  else if (by.kind === 'trust') out.push(`## ❌ ${TOOL_NAME}: fail, decided by trust rule “${inline(by.rule)}”`)
-  else out.push(`## ❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “${inline(by.check.rule.name)}”`)
-  out.push('')
-  if (head.sentence !== null) out.push(`**${inline(head.sentence, 800)}**`, '')
+  const title: Inline =
+    by === null
+      ? [words(`✅ ${TOOL_NAME}: pass`)]
+      : by.kind === 'trust'
+        ? [words(`❌ ${TOOL_NAME}: fail, decided by trust rule “`), text(by.rule), words('”')]
+        : [
+            words(`❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “`),
+            text(by.check.rule.name),
+            words('”')
+          ]
+  const blocks: Block[] = [{ kind: 'headline', level: 2, spans: title }]
+  if (head.sentence !== null) blocks.push(paragraph(strong(text(head.sentence, 800))))
   const { total, pass, fail, inconclusive } = head.counts
   const counted = inconclusiveCounting(result.decision.checks)
-  const worse =
-    result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${inline(primary.name)}` : ''
-  out.push(
-    `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired${worse}.`
+  const worse: Inline =
+    result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
+  blocks.push(
+    paragraph(
+      words(
+        `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired`
+      ),
+      ...worse,
+      words('.')
+    )
   )
-  out.push('')
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
-  if (result.trust) {
-    for (const g of head.trust)
-      out.push(`- ${STATUS[g.status]} **trust rule ${inline(g.rule)}**: ${inline(g.reason, 800)}`)
-    if (head.trust.length > 0) out.push('')
-  }
+  if (result.trust && head.trust.length > 0)
+    blocks.push(
+      list(
+        ...head.trust.map((g) => [
+          words(`${STATUS[g.status]} `),
+          strong(words('trust rule '), text(g.rule)),
+          words(': '),
+          text(g.reason, 800)
+        ])
+      )
+    )
+  pushAll(out, blocks)
+}
 
-  // 2. Gated checks: the table (a max_regressions check over slices folded to one row, its slices collapsed under it).
-  out.push('### Gated checks', '')
-  out.push(checksTable(result), '')
+/** The gated checks: the table, the notes under it, the other findings, publishable, provenance. */
+function checksSection(out: Block[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
+  // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
+  pushAll(out, [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)])
   for (const check of result.decision.checks)
-    if (isFolded(check)) details(out, foldedSummary(check), [foldedUnitsTable(result, check), ''])
+    // foldedSummary is HTML-safe already (htmlText for its untrusted parts).
+    if (isFolded(check)) pushAll(out, [section(foldedSummary(check), [foldedUnitsTable(result, check)])])
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
-  if (statistics.length > 0) out.push(...statistics.map((t) => `_${inline(t, 600)}_`), '')
-  const under = markdownSlot(result, 'underChecks', options.files)
-  if (under.length > 0) out.push(...under, '')
+  if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])
+  pushAll(out, slotBlocks(result, 'underChecks', files))
+  const blocks: Block[] = []
   // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
   const notes = gatedNotes(result)
-  if (notes.length > 0) {
-    out.push('Notes on the intervals of the gated checks:', '')
-    for (const n of notes)
-      out.push(`- check ${n.check.rule.index + 1} (${inline(slicesList(n.slices), 300)}): ${inline(n.note, 400)}`)
-    out.push('')
-  }
+  if (notes.length > 0)
+    blocks.push(
+      paragraph(words('Notes on the intervals of the gated checks:')),
+      list(
+        ...notes.map((n) => [
+          words(`check ${n.check.rule.index + 1} (`),
+          text(slicesList(n.slices), 300),
+          words('): '),
+          text(n.note, 400)
+        ])
+      )
+    )
   const others = head.findings
-  if (others.length > 0) {
-    for (const f of others)
-      out.push(`- ${STATUS[f.unit.status]} **${inline(f.check.rule.name)}**: ${inline(f.sentence, 600)}`)
-    out.push('')
-  }
+  if (others.length > 0)
+    blocks.push(
+      list(
+        ...others.map((f) => [
+          words(`${STATUS[f.unit.status]} `),
+          strong(text(f.check.rule.name)),
+          words(': '),
+          text(f.sentence, 600)
+        ])
+      )
+    )
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
   if (result.trust) {
-    out.push(publishableLine(result.trust), '')
-    if (head.toJudge !== null) out.push(inline(head.toJudge, 400), '')
+    blocks.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
+    if (head.toJudge !== null) blocks.push(paragraph(text(head.toJudge, 400)))
   }
-  const provenance = provenanceLines(result.provenance)
-  if (provenance.length > 0) out.push(...provenance, '')
-  pushAll(out, markdownSlot(result, 'head', options.files))
-  const page = pageSentence(options.files)
-  if (page !== null) out.push(inline(page, 600), '')
+  blocks.push(...provenanceBlocks(result.provenance))
+  pushAll(out, blocks)
+  pushAll(out, slotBlocks(result, 'head', files))
+  const page = pageSentence(files)
+  if (page !== null) pushAll(out, [paragraph(text(page, 600))])
+}
 
-  pushAll(out, markdownSlot(result, 'afterFindings', options.files))
-
-  // 3. Pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram.
+/** The pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram. */
+function picturesSection(out: Block[], result: GateResult): void {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const forests = gatedForests(result)
   const bars = countBars(result)
   const hist = histogramChart(result)
-  if (forests.length > 0 || bars.length > 0 || hist) {
-    out.push('### Pictures', '')
-    if (forests.length > 0) {
-      out.push(
-        `Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`,
-        ''
-      )
-      for (const f of forests) fence(out, f.lines)
-    }
-    if (bars.length > 0) {
-      out.push(
-        'How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):',
-        ''
-      )
-      for (const b of bars) fence(out, b.lines)
-    }
-    if (hist) {
-      out.push(
-        `How the change of ${inline(primary.name)} is spread over the ${result.coverage.paired} queries, in ${inline(unitWord(primary) || 'its units')} (the mean hides whether it is many small gains or a few large losses):`,
-        ''
-      )
-      out.push('```mermaid', hist, '```', '')
-      const tail = leftTail(result)
-      if (tail !== null) out.push(inline(leftTailSentence(tail), 400), '')
-    }
+  if (forests.length === 0 && bars.length === 0 && !hist) return
+  const blocks: Block[] = [{ kind: 'headline', level: 3, spans: [words('Pictures')] }]
+  if (forests.length > 0)
+    blocks.push(
+      paragraph(
+        words(
+          `Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`
+        )
+      ),
+      ...forests.map((f) => figure(f.lines))
+    )
+  if (bars.length > 0)
+    blocks.push(
+      paragraph(
+        words('How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):')
+      ),
+      ...bars.map((b) => figure(b.lines))
+    )
+  if (hist) {
+    blocks.push(
+      paragraph(
+        words('How the change of '),
+        text(primary.name),
+        words(` is spread over the ${result.coverage.paired} queries, in `),
+        text(unitWord(primary) || 'its units'),
+        words(' (the mean hides whether it is many small gains or a few large losses):')
+      ),
+      { kind: 'figure', language: 'mermaid', lines: hist.split('\n') }
+    )
+    const tail = leftTail(result)
+    if (tail !== null) blocks.push(paragraph(text(leftTailSentence(tail), 400)))
   }
+  pushAll(out, blocks)
+}
 
-  pushAll(out, markdownSlot(result, 'afterPictures', options.files))
+/** A Unicode picture in a fenced block (the renderer makes the fence longer than any backtick run in it). */
+const figure = (lines: string[]): Block => ({ kind: 'figure', language: 'text', lines })
 
-  // 4. Collapsible sections, in a fixed order.
+/** A collapsed section: its title (our own words, HTML-safe) and its blocks. */
+const section = (title: string, body: Block[]): Block => ({ kind: 'details', summary: [words(title)], body })
+
+/** The collapsible sections, in a fixed order. */
+function collapsedSections(out: Block[], result: GateResult, files: WrittenFiles | undefined): void {
   const sliceRows = shownSliceRows(
     result.comparisons.filter((c) => c.slice.length > 0),
     'comparisons'
   )
-  details(out, SECTION_TITLES.checkDetails, [checkDetailsTable(result), ''])
-  const sliceForests: string[] = []
+  const sliceForests: Block[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
-    if (lines !== null) fence(sliceForests, lines)
+    if (lines !== null) sliceForests.push(figure(lines))
   }
-  details(out, SECTION_TITLES.breakdown, [
-    ...sliceForests,
-    comparisonsTable(
-      result,
-      result.comparisons.filter((c) => c.slice.length === 0)
-    ),
-    '',
-    ...(sliceRows.shown.length > 0
-      ? [comparisonsTable(result, sliceRows.shown), '', ...(sliceRows.note ? [sliceRows.note, ''] : [])]
-      : ['_No slices are declared in the rules._', ''])
-  ])
-  const worseOnGated = regressionCount(result)
-  if (result.regressions.length > 0 || worseOnGated > 0) {
-    // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
-    const listable = listableRegressions(result)
-    const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
-    const body: string[] = []
-    if (shown > 0) {
-      body.push(
-        `The ${shown} queries that lost most on ${inline(primary.name)}:`,
-        '',
-        regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS),
-        ''
-      )
-      pushAll(body, topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS)))
-    }
-    if (listable.withheld > 0) body.push(withheldSentence(listable.withheld), '')
-    body.push(inline(regressionSetSentence(options.files, worseOnGated), 800), '')
-    details(
-      out,
-      `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${htmlText(primary.name)}`,
-      body
-    )
-  }
-  details(out, SECTION_TITLES.coverage, coverageBody(result))
-  details(out, SECTION_TITLES.comparability, comparabilityBody(result))
+  const overall = comparisonsTable(
+    result,
+    result.comparisons.filter((c) => c.slice.length === 0)
+  )
+  const slices =
+    sliceRows.shown.length > 0
+      ? [comparisonsTable(result, sliceRows.shown), ...(sliceRows.note ? [sliceRows.note] : [])]
+      : [paragraph(em(words('No slices are declared in the rules.')))]
+  const blocks: Block[] = [
+    section(SECTION_TITLES.checkDetails, [checkDetailsTable(result)]),
+    section(SECTION_TITLES.breakdown, [...sliceForests, overall, ...slices]),
+    ...regressedSection(result, files),
+    section(SECTION_TITLES.coverage, coverageBody(result)),
+    section(SECTION_TITLES.comparability, comparabilityBody(result))
+  ]
   if (result.trust)
-    details(out, SECTION_TITLES.trust, [
-      ...markdownSlot(result, 'trustDetails', options.files),
-      ...trustBody(result.trust)
-    ])
-  for (const s of capabilitySections(result, options.files)) details(out, s.title, s.body)
-  details(out, SECTION_TITLES.method, methodBody(result))
-  const steps = nextSteps(result, options.files)
-  if (steps.length > 0) {
-    const body: string[] = []
-    for (const s of steps) {
-      body.push(`- **${inline(s.pattern, 200)}** → ${inline(s.lookAt, 200)}.`)
-      for (const e of s.evidence) body.push(`  - ${inline(e, 300)}`)
-    }
-    body.push('')
-    details(out, SECTION_TITLES.next, body)
-  }
-  out.push(`_${SCOPE_SENTENCE}_`)
-  out.push('')
-  return out.join('\n')
+    blocks.push(
+      section(SECTION_TITLES.trust, [...slotBlocks(result, 'trustDetails', files), ...trustBody(result.trust)])
+    )
+  for (const s of capabilitySections(result, files)) blocks.push(section(s.title, s.body))
+  blocks.push(section(SECTION_TITLES.method, methodBody(result)), ...nextStepsSection(result, files))
+  pushAll(out, blocks)
+}
+
+/** The regressed queries (the dev split's only: the holdout's are never listed one by one, holdout.ts). */
+function regressedSection(result: GateResult, files: WrittenFiles | undefined): Block[] {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const worseOnGated = regressionCount(result)
+  if (result.regressions.length === 0 && worseOnGated === 0) return []
+  // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
+  const listable = listableRegressions(result)
+  const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
+  const body: Block[] = []
+  if (shown > 0)
+    body.push(
+      paragraph(words(`The ${shown} queries that lost most on `), text(primary.name), words(':')),
+      regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS),
+      ...topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS))
+    )
+  if (listable.withheld > 0) body.push(paragraph(words(withheldSentence(listable.withheld))))
+  body.push(paragraph(text(regressionSetSentence(files, worseOnGated), 800)))
+  const summary = [
+    words(`Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on `),
+    text(primary.name)
+  ]
+  return [{ kind: 'details', summary, body }]
+}
+
+/** What to look at next: each pattern that applies, with its evidence. */
+function nextStepsSection(result: GateResult, files: WrittenFiles | undefined): Block[] {
+  const steps = nextSteps(result, files)
+  if (steps.length === 0) return []
+  const items = steps.map((s) => ({
+    spans: [strong(text(s.pattern, 200)), words(' → '), text(s.lookAt, 200), words('.')],
+    children: s.evidence.map((e) => [text(e, 300)])
+  }))
+  return [section(SECTION_TITLES.next, [{ kind: 'list', items }])]
 }
 
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
 function confidenceWords(result: GateResult): string {
   return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)))
-}
-
-/**
- * A fenced block of Unicode picture lines. The fence is one backtick longer than the longest run of backticks
- * in the lines, so no name can close it (every line also starts with a word or a space, never a fence).
- */
-function fence(out: string[], lines: string[]): void {
-  let longest = 0
-  for (const line of lines) for (const m of line.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
-  const mark = '`'.repeat(Math.max(3, longest + 1))
-  out.push(mark + 'text', ...lines, mark, '')
-}
-
-/** A collapsed section; `summary` must already be HTML-safe (htmlText for any untrusted part). */
-function details(out: string[], summary: string, body: string[]): void {
-  pushAll(out, detailsBlock(summary, body))
 }

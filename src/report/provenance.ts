@@ -1,46 +1,81 @@
 import type { Provenance } from '../model/provenance.js'
-import { inline } from './escape.js'
+import { code, list, text, words, type Block, type Inline, type Span } from '../model/document.js'
 
-const short = (sha: string): string => inline(sha.slice(0, 12), 12)
+const short = (sha: string): Span => code(sha.slice(0, 12), 12)
 
-/** Markdown lines for the provenance block (short: it sits under the verdict and is never dropped). */
-export function provenanceLines(p: Provenance | undefined): string[] {
+/** The provenance list (short: it sits under the verdict and is never dropped); none without provenance. */
+export function provenanceBlocks(p: Provenance | undefined): Block[] {
   if (!p) return []
-  const out: string[] = []
+  const out: Inline[] = []
   const r = p.rules
   if (r) {
-    const where = r.from === 'base' ? `the PR's base commit \`${short(r.commit ?? '')}\`` : 'the workspace'
-    out.push(
-      `- Rules: ${inline(r.file, 200)} read from ${where} (rules-from: ${r.from}${r.chosenBy === 'default' ? ', the default for this event' : ''}); sha256 \`${inline(r.sha256, 64)}\`.`
-    )
-    if (r.workspaceSha256 !== undefined) {
-      out.push(
-        `- ⚠️ This pull request changes ${inline(r.file, 200)}: base rules enforced; the PR's change takes effect after merge (base sha256 \`${inline(r.sha256, 64)}\`, PR sha256 \`${inline(r.workspaceSha256, 64)}\`).`
-      )
-    }
+    const where = r.from === 'base' ? [words("the PR's base commit "), short(r.commit ?? '')] : [words('the workspace')]
+    const chosen = r.chosenBy === 'default' ? ', the default for this event' : ''
+    out.push([
+      words('Rules: '),
+      text(r.file, 200),
+      words(' read from '),
+      ...where,
+      words(` (rules-from: ${r.from}${chosen}); sha256 `),
+      code(r.sha256, 64),
+      words('.')
+    ])
+    if (r.workspaceSha256 !== undefined)
+      out.push([
+        words('⚠️ This pull request changes '),
+        text(r.file, 200),
+        words(": base rules enforced; the PR's change takes effect after merge (base sha256 "),
+        code(r.sha256, 64),
+        words(', PR sha256 '),
+        code(r.workspaceSha256, 64),
+        words(').')
+      ])
   }
   for (const e of p.exam ?? []) {
-    if (e.workspaceSha256 === undefined) {
-      out.push(
-        `- Exam file ${inline(e.file, 200)} read from the PR's base commit \`${short(e.commit)}\`; sha256 \`${inline(e.sha256, 64)}\`.`
-      )
-    } else {
-      out.push(
-        `- ⚠️ This pull request changes ${inline(e.file, 200)}, part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 \`${inline(e.sha256, 64)}\`, PR sha256 \`${inline(e.workspaceSha256, 64)}\`).`
-      )
-    }
+    if (e.workspaceSha256 === undefined)
+      out.push([
+        words('Exam file '),
+        text(e.file, 200),
+        words(" read from the PR's base commit "),
+        short(e.commit),
+        words('; sha256 '),
+        code(e.sha256, 64),
+        words('.')
+      ])
+    else
+      out.push([
+        words('⚠️ This pull request changes '),
+        text(e.file, 200),
+        words(
+          ", part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 "
+        ),
+        code(e.sha256, 64),
+        words(', PR sha256 '),
+        code(e.workspaceSha256, 64),
+        words(').')
+      ])
   }
   const b = p.baseline
   if (b?.from === 'artifact' && b.artifact) {
     const a = b.artifact
-    out.push(
-      `- Baseline: artifact “${inline(a.name, 100)}” (${inline(b.file, 200)}) from run [${a.runId}](${encodeURI(a.runUrl)}) on ${inline(a.branch, 100)}, commit \`${short(a.commit)}\`, built ${inline(a.createdAt, 40)} (${formatAge(a.ageSeconds)} before this run).`
-    )
-  } else if (b) {
-    out.push(`- Baseline: file ${inline(b.file, 200)} from the workspace.`)
-  }
-  for (const w of p.warnings) out.push(`- ⚠️ ${inline(w, 600)}`)
-  return out
+    out.push([
+      words('Baseline: artifact “'),
+      text(a.name, 100),
+      words('” ('),
+      text(b.file, 200),
+      words(') from run '),
+      { kind: 'link', href: encodeURI(a.runUrl), spans: [words(String(a.runId))] },
+      words(' on '),
+      text(a.branch, 100),
+      words(', commit '),
+      short(a.commit),
+      words(', built '),
+      text(a.createdAt, 40),
+      words(` (${formatAge(a.ageSeconds)} before this run).`)
+    ])
+  } else if (b) out.push([words('Baseline: file '), text(b.file, 200), words(' from the workspace.')])
+  for (const w of p.warnings) out.push([words('⚠️ '), text(w, 600)])
+  return out.length === 0 ? [] : [list(...out)]
 }
 
 /** The JSON report's `provenance` object (fixed key order). */

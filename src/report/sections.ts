@@ -1,11 +1,22 @@
-import { markdownTable } from 'markdown-table'
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { describePolicies } from '../decide/describe.js'
 import { queryDetails, type GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { inline } from './escape.js'
+import {
+  cells,
+  code,
+  em,
+  list,
+  paragraph,
+  row,
+  table as tableBlock,
+  text,
+  words,
+  type Block,
+  type Inline
+} from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
@@ -16,12 +27,9 @@ import { resamplingWords } from './resampling.js'
 import { rowOfId } from '../align/row-of-id.js'
 
 /**
- * The Markdown building blocks of the report: tables and the bodies of the collapsible sections. Every
- * string from the inputs goes through {@link inline}; numbers through format.ts.
+ * The report's tables and the bodies of its collapsible sections, as blocks (doc/blocks.ts): every string from
+ * the inputs is a `text` span, escaped by each renderer; numbers through format.ts.
  */
-
-/** A GFM table (delimiter row without alignment padding: smaller, same rendering). */
-const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
 
 export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
@@ -53,26 +61,28 @@ const levelCell = (x: number, metric: MetricRule, c: Comparison): string => fixe
  * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
  * at_most unit the candidate's mean and its interval (levels), which is what the check judged.
  */
-function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean): [string, string] {
+function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, together = false): [Inline, Inline] {
   const c = unit.comparison
+  const own = (x: string): Inline => [words(together ? keepTogether(x) : x)]
   if (unit.level !== undefined) {
     const l = unit.level
     const ci = intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
-    return [`mean ${levelCell(l.mean, metric, c)}`, ci]
+    return [own(`mean ${levelCell(l.mean, metric, c)}`), own(ci)]
   }
   return [
-    change(c.delta, metric, c) + changeUnit(metric),
-    intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)
+    [...own(change(c.delta, metric, c)), ...changeUnit(metric, together)],
+    own(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed))
   ]
 }
 
 /** A change of `metric` in a cell, in the report's one unit for it (words.ts inPoints), sized like the comparison's levels. */
 const change = (x: number, metric: MetricRule, c: Comparison): string => changeCell(x, metric, Math.abs(c.baseline))
 
-/** " pts", " ms" (escaped) or "": the unit after a change cell's number. */
-function changeUnit(metric: MetricRule): string {
+/** " pts", " ms" or nothing: the unit after a change cell's number (`together`: no-break spaces). */
+function changeUnit(metric: MetricRule, together = false): Inline {
   const u = cellUnit(metric)
-  return u ? ` ${inline(u, 16)}` : ''
+  if (!u) return []
+  return together ? [words('\u00a0'), text(keepTogether(u), 16)] : [words(' '), text(u, 16)]
 }
 
 /**
@@ -80,46 +90,54 @@ function changeUnit(metric: MetricRule): string {
  * (changes: in points for shares, see words.ts inPoints). `mixed`: the column holds intervals at more than one
  * confidence, so the cell names its own.
  */
-function values(c: Comparison, metric: MetricRule, mixed: boolean): string[] {
+function values(c: Comparison, metric: MetricRule, mixed: boolean): Inline[] {
   const d = digits(metric, c)
   const rel = c.relativeDelta === null ? '' : ` (${signed(c.relativeDelta * 100, 1)}%)`
-  const unit = metric.unit ? ` ${inline(metric.unit, 16)}` : ''
+  const unit: Inline = metric.unit ? [words(' '), text(metric.unit, 16)] : []
   return [
-    fixed(c.baseline, d) + unit,
-    fixed(c.candidate, d) + unit,
-    change(c.delta, metric, c) + changeUnit(metric) + rel,
-    intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)
+    [words(fixed(c.baseline, d)), ...unit],
+    [words(fixed(c.candidate, d)), ...unit],
+    [words(change(c.delta, metric, c)), ...changeUnit(metric), words(rel)],
+    [words(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed))]
   ]
 }
 
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
-export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
+export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule): Inline {
   const b = unit.budget
   // A budgeted unit also needs its drop since the reference within the budget: "…; ≤ 1.0 points since v1.4 (1.2 used)".
   return b === undefined
     ? ownNeeds(check, unit, metric)
-    : `${ownNeeds(check, unit, metric)}; ≤ ${amount(b.budget, metric, false)} since ${inline(b.reference, 60)} (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`
+    : [
+        ...ownNeeds(check, unit, metric),
+        words(`; ≤ ${amount(b.budget, metric, false)} since `),
+        text(b.reference, 60),
+        words(` (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`)
+      ]
 }
 
-function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
+function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): Inline {
+  const w = (x: string): Inline => [words(x)]
   const c = unit.comparison
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
-  if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
+  if (kind.type === 'max_regressions') return w(`≤ ${unit.regressionLimit} worse (${unit.regressions})`)
   if (kind.type === 'level')
-    return `${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`
+    return w(`${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`)
   if (kind.type === 'superior' && kind.test === 'mcnemar')
-    return `p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`
+    return w(`p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`)
   if (kind.type === 'superior' && kind.test !== 'bootstrap')
-    return `${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`
-  const rel = kind.margin.relative ? ` (${inline(kind.margin.text, 12)})` : ''
-  if (kind.type === 'non_inferior')
-    return higher
-      ? `low end ≥ ${change(-unit.margin, metric, c)}${rel}`
-      : `high end ≤ ${change(unit.margin, metric, c)}${rel}`
-  return higher
-    ? `low end > ${change(unit.margin, metric, c)}${rel}`
-    : `high end < ${change(-unit.margin, metric, c)}${rel}`
+    return w(`${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`)
+  const rel: Inline = kind.margin.relative ? [words(' ('), text(kind.margin.text, 12), words(')')] : []
+  const bound =
+    kind.type === 'non_inferior'
+      ? higher
+        ? `low end ≥ ${change(-unit.margin, metric, c)}`
+        : `high end ≤ ${change(unit.margin, metric, c)}`
+      : higher
+        ? `low end > ${change(unit.margin, metric, c)}`
+        : `high end < ${change(-unit.margin, metric, c)}`
+  return [words(bound), ...rel]
 }
 
 /**
@@ -128,44 +146,49 @@ function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): str
  * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report. A
  * `max_regressions` check over slices is one row here (folded-checks.ts; its slices: {@link foldedUnitsTable}).
  */
-export function checksTable(result: GateResult): string {
+export function checksTable(result: GateResult): Block {
   const conf = intervalHeading(
     result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
   )
   const mixed = conf === 'CI'
-  const rows: string[][] = [['Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
+  const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
+    const name: Inline = [words(`${check.rule.index + 1}. `), text(check.rule.name, 48)]
     if (isFolded(check)) {
-      const name = `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`
       rows.push([
-        STATUS[check.status],
+        [words(STATUS[check.status])],
         name,
-        inline(metric.name, 24),
-        inline(foldedSlices(check), 32),
-        String(foldedCount(check)),
-        '—',
-        '—',
-        foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0')
+        [text(metric.name, 24)],
+        [text(foldedSlices(check), 32)],
+        [words(String(foldedCount(check)))],
+        [words('—')],
+        [words('—')],
+        [words(foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0'))]
       ])
       continue
     }
     for (const unit of check.units) {
       const c = unit.comparison
       rows.push([
-        STATUS[unit.status],
-        `${check.rule.index + 1}. ${inline(check.rule.name, 48)}`,
-        inline(metric.name, 24),
-        inline(sliceLabel(c.slice), 32),
-        String(c.n),
-        ...changeCells(unit, metric, mixed).map(keepTogether),
-        shortNeeds(check, unit, metric)
-          .replace(/([<>≤≥]) /g, '$1\u00a0')
-          .replace(/^p /, 'p\u00a0')
+        [words(STATUS[unit.status])],
+        name,
+        [text(metric.name, 24)],
+        [text(sliceLabel(c.slice), 32)],
+        [words(String(c.n))],
+        ...changeCells(unit, metric, mixed, true),
+        [
+          words(
+            shortNeeds(check, unit, metric)
+              .replace(/([<>≤≥]) /g, '$1\u00a0')
+              .replace(/^p /, 'p\u00a0')
+          )
+        ]
       ])
     }
   }
-  return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'] })
+  const head = cells('Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs')
+  return tableBlock(head, rows, ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'])
 }
 
 /**
@@ -194,75 +217,88 @@ function shortNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): s
 }
 
 /** A folded check's slices (the collapsed list under the checks table): status, slice, n, worse, limit, Δ, interval. */
-export function foldedUnitsTable(result: GateResult, check: CheckResult): string {
+export function foldedUnitsTable(result: GateResult, check: CheckResult): Block {
   const metric = metricOf(result, check.rule.metric)
   const conf = intervalHeading(check.units.map((u) => u.comparison.confidence))
   const mixed = conf === 'CI'
-  const rows: string[][] = [['Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf]]
+  const rows: Inline[][] = []
   for (const unit of check.units) {
     const c = unit.comparison
     rows.push([
-      STATUS[unit.status],
-      inline(sliceLabel(c.slice), 32),
-      String(c.n),
-      String(unit.regressions),
-      String(unit.regressionLimit),
-      keepTogether(change(c.delta, metric, c) + changeUnit(metric)),
-      keepTogether(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed))
+      [words(STATUS[unit.status])],
+      [text(sliceLabel(c.slice), 32)],
+      [words(String(c.n))],
+      [words(String(unit.regressions))],
+      [words(String(unit.regressionLimit))],
+      [words(keepTogether(change(c.delta, metric, c))), ...changeUnit(metric, true)],
+      [words(keepTogether(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)))]
     ])
   }
-  return markdownTable(rows, { alignDelimiters: false, align: ['l', 'l', 'r', 'r', 'r', 'r', 'r'] })
+  const head = cells('Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf)
+  return tableBlock(head, rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r'])
 }
 
 /** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
-export function checkDetailsTable(result: GateResult): string {
+export function checkDetailsTable(result: GateResult): Block {
   const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
   const conf = intervalHeading(confidences)
   const mixed = conf === 'CI'
-  const rows: string[][] = [
-    ['Status', '#', 'Check', 'Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'Needs', 'W/L/T']
-  ]
+  const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
     for (const unit of check.units) {
       const c = unit.comparison
       rows.push([
-        STATUS[unit.status],
-        String(check.rule.index + 1),
-        inline(check.rule.name),
-        inline(metric.name),
-        inline(sliceLabel(c.slice)),
-        String(c.n),
+        [words(STATUS[unit.status])],
+        [words(String(check.rule.index + 1))],
+        [text(check.rule.name)],
+        [text(metric.name)],
+        [text(sliceLabel(c.slice))],
+        [words(String(c.n))],
         ...values(c, metric, mixed),
         needs(check, unit, metric),
-        `${c.wins}/${c.losses}/${c.ties}`
+        [words(`${c.wins}/${c.losses}/${c.ties}`)]
       ])
     }
   }
-  return table(rows)
+  const head = cells(
+    'Status',
+    '#',
+    'Check',
+    'Metric',
+    'Queries',
+    'n',
+    'Baseline',
+    'Candidate',
+    'Δ',
+    conf,
+    'Needs',
+    'W/L/T'
+  )
+  return tableBlock(head, rows)
 }
 
 /** Every metric over a set of comparisons (all queries, or the exploratory slices). */
-export function comparisonsTable(result: GateResult, comparisons: Comparison[]): string {
+export function comparisonsTable(result: GateResult, comparisons: Comparison[]): Block {
   const conf = intervalHeading(comparisons.map((c) => c.confidence))
   const mixed = conf === 'CI'
-  const rows = [['Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T']]
+  const rows: Inline[][] = []
   for (const c of comparisons) {
     const metric = metricOf(result, c.metric)
     rows.push([
-      inline(metric.name),
-      inline(sliceLabel(c.slice)),
-      String(c.n),
+      [text(metric.name)],
+      [text(sliceLabel(c.slice))],
+      [words(String(c.n))],
       ...values(c, metric, mixed),
-      pValue(c.pValue),
-      `${c.wins}/${c.losses}/${c.ties}`
+      [words(pValue(c.pValue))],
+      [words(`${c.wins}/${c.losses}/${c.ties}`)]
     ])
   }
-  return table(rows)
+  return tableBlock(cells('Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'), rows)
 }
 
 /** The most regressed queries on the primary metric, with their attributes. */
-export function regressedTable(result: GateResult, limit: number): string {
+export function regressedTable(result: GateResult, limit: number): Block {
   const primary = metricOf(result, result.primaryMetric)
   const shown = result.regressions.slice(0, limit)
   const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0
@@ -271,25 +307,26 @@ export function regressedTable(result: GateResult, limit: number): string {
   // The query's text beside its id, when the rules name a queries file (src/capabilities/queries/capability.ts).
   const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)
   const withText = texts.some((t) => t !== undefined)
-  const rows = [
-    ['Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ', ...attrNames.map((a) => inline(a, 40))]
+  const head = [
+    ...cells('Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ'),
+    ...attrNames.map((a) => [text(a, 40)])
   ]
-  shown.forEach((r, k) =>
-    rows.push([
-      inline(r.id),
-      ...(withText ? [inline(texts[k] ?? '', 120)] : []),
-      fixed(r.baseline, d),
-      fixed(r.candidate, d),
-      changeCell(r.delta, primary, typical) + changeUnit(primary),
-      ...r.attrs.map(([, v]) => inline(v, 40))
-    ])
-  )
-  return table(rows)
+  const rows = shown.map((r, k): Inline[] => [
+    [text(r.id)],
+    ...(withText ? [[text(texts[k] ?? '', 120)]] : []),
+    [words(fixed(r.baseline, d))],
+    [words(fixed(r.candidate, d))],
+    [words(changeCell(r.delta, primary, typical)), ...changeUnit(primary)],
+    ...r.attrs.map(([, v]) => [text(v, 40)])
+  ])
+  return tableBlock(head, rows)
 }
 
-function ids(list: string[]): string {
-  const shown = list.slice(0, LIST_IDS).map((id) => inline(id, 40))
-  return shown.join(', ') + (list.length > LIST_IDS ? ` and ${list.length - LIST_IDS} more` : '')
+function ids(list: string[]): Inline {
+  const out: Inline = []
+  list.slice(0, LIST_IDS).forEach((id, i) => out.push(...(i === 0 ? [] : [words(', ')]), text(id, 40)))
+  if (list.length > LIST_IDS) out.push(words(` and ${list.length - LIST_IDS} more`))
+  return out
 }
 
 /**
@@ -297,36 +334,43 @@ function ids(list: string[]): string {
  * then every line of `coverage.notes`: the place where readers of runs and judgments (queries without
  * relevant documents, excluded, disputed, the unjudged share) report what the report must show.
  */
-export function coverageBody(result: GateResult): string[] {
+export function coverageBody(result: GateResult): Block[] {
   const { coverage } = result
   const rows = [
-    ['Queries', 'Count'],
-    [`Rows in the baseline (${inline(result.inputs.baseline, 120)})`, String(coverage.baselineRows)],
-    [`Rows in the candidate (${inline(result.inputs.candidate, 120)})`, String(coverage.candidateRows)],
-    ['Paired and compared', String(coverage.paired)],
-    ['Only in the baseline', String(coverage.onlyInBaseline.length)],
-    ['Only in the candidate', String(coverage.onlyInCandidate.length)]
+    [
+      [words('Rows in the baseline ('), text(result.inputs.baseline, 120), words(')')],
+      [words(String(coverage.baselineRows))]
+    ],
+    [
+      [words('Rows in the candidate ('), text(result.inputs.candidate, 120), words(')')],
+      [words(String(coverage.candidateRows))]
+    ],
+    row('Paired and compared', String(coverage.paired)),
+    row('Only in the baseline', String(coverage.onlyInBaseline.length)),
+    row('Only in the candidate', String(coverage.onlyInCandidate.length))
   ]
   for (const f of coverage.filled) {
     if (f.baseline + f.candidate > 0)
       rows.push([
-        `${inline(f.metric)}: values filled (missing: zero)`,
-        `${f.baseline} baseline, ${f.candidate} candidate`
+        [text(f.metric), words(': values filled (missing: zero)')],
+        [words(`${f.baseline} baseline, ${f.candidate} candidate`)]
       ])
   }
-  const out = [table(rows), '']
+  const items: Inline[] = []
   if (coverage.onlyInBaseline.length > 0) {
-    out.push(`- Only in the baseline: ${ids(coverage.onlyInBaseline)}.`)
-    out.push(
-      `- Under \`missing: ${coverage.missingPolicy}\` the candidate's side of these queries was filled with each metric's fill value.`
-    )
+    items.push([words('Only in the baseline: '), ...ids(coverage.onlyInBaseline), words('.')])
+    items.push([
+      words('Under '),
+      code(`missing: ${coverage.missingPolicy}`),
+      words(" the candidate's side of these queries was filled with each metric's fill value.")
+    ])
   }
-  if (coverage.onlyInCandidate.length > 0) out.push(`- Only in the candidate: ${ids(coverage.onlyInCandidate)}.`)
+  if (coverage.onlyInCandidate.length > 0)
+    items.push([words('Only in the candidate: '), ...ids(coverage.onlyInCandidate), words('.')])
   const ignored = candidateOnlyLine(coverage)
-  if (ignored !== null) out.push(`- ${ignored}.`)
-  for (const note of coverage.notes) out.push(`- ${inline(note, 400)}`)
-  if (out.length > 2) out.push('')
-  return out
+  if (ignored !== null) items.push([words(`${ignored}.`)])
+  for (const note of coverage.notes) items.push([text(note, 400)])
+  return [tableBlock(cells('Queries', 'Count'), rows), ...(items.length > 0 ? [list(...items)] : [])]
 }
 
 /**
@@ -338,27 +382,33 @@ export function candidateOnlyLine(coverage: GateResult['coverage']): string | nu
   return n > 0 ? `${n} candidate-only quer${n === 1 ? 'y' : 'ies'} ignored: not part of the exam` : null
 }
 
+/** The attribute names, untrusted: "segment, category". */
+function names(list: string[]): Inline {
+  return list.flatMap((n, i) => (i === 0 ? [text(n, 40)] : [words(', '), text(n, 40)]))
+}
+
 /**
  * What the report may say about slice attributes: they come from the exam (the baseline rows), and it claims
  * a check of the candidate's only when candidate values were compared.
  */
-function attributesRow(coverage: GateResult['coverage']): string[] {
+function attributesRow(coverage: GateResult['coverage']): Inline[] {
   const a = coverage.attributes
-  if (a.names.length === 0) return ['Query attributes', '— not used', 'the rules use no slice attributes']
+  if (a.names.length === 0) return row('Query attributes', '— not used', 'the rules use no slice attributes')
   const total = a.names.length * coverage.paired
   if (a.candidateValuesCompared === total)
-    return ['Query attributes', '✅ same', 'every paired query has the same slice attributes on both sides (checked)']
-  if (a.candidateValuesCompared > 0) {
-    return [
+    return row(
       'Query attributes',
-      '✅ from the exam',
-      `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`
-    ]
-  }
+      '✅ same',
+      'every paired query has the same slice attributes on both sides (checked)'
+    )
+  const gives =
+    a.candidateValuesCompared > 0
+      ? `; the candidate gives ${a.candidateValuesCompared} of the ${total} values, all equal (checked)`
+      : '; the candidate gives none, so nothing was compared'
   return [
-    'Query attributes',
-    '✅ from the exam',
-    `${a.names.map((n) => inline(n, 40)).join(', ')} taken from the baseline; the candidate gives none, so nothing was compared`
+    [words('Query attributes')],
+    [words('✅ from the exam')],
+    [...names(a.names), words(` taken from the baseline${gives}`)]
   ]
 }
 
@@ -366,28 +416,31 @@ function attributesRow(coverage: GateResult['coverage']): string[] {
  * Whether the sides can be compared: the query sets, then every entry of `result.comparability` (corpus
  * snapshot, judge, unjudged share... filled by comparability checks when they run).
  */
-export function comparabilityBody(result: GateResult): string[] {
+export function comparabilityBody(result: GateResult): Block[] {
   const { coverage } = result
   const one = coverage.onlyInBaseline.length + coverage.onlyInCandidate.length
-  const rows = [['Aspect', 'Status', 'Detail']]
+  const rows: Inline[][] = []
   rows.push(
     one === 0
-      ? ['Query set', '✅ same', `both sides have the same ${coverage.paired} queries`]
-      : [
+      ? row('Query set', '✅ same', `both sides have the same ${coverage.paired} queries`)
+      : row(
           'Query set',
           '⚠️ differs',
           `${coverage.onlyInBaseline.length} only in the baseline (filled: missing ${coverage.missingPolicy}), ${coverage.onlyInCandidate.length} only in the candidate (ignored: not part of the exam)`
-        ]
+        )
   )
   rows.push(attributesRow(coverage))
   const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
   const entries = result.trust ? comparabilityEntries(result.trust) : []
   for (const c of entries)
-    rows.push([inline(c.aspect, 60), mark[c.status] ?? inline(c.status, 20), inline(c.detail, 300)])
-  const out = [table(rows), '']
-  if (entries.length === 0) {
-    out.push('_Corpus snapshot, judge and index versions were not given to the gate, so they were not compared._', '')
-  }
+    rows.push(row(text(c.aspect, 60), c.status in mark ? mark[c.status] : text(c.status, 20), text(c.detail, 300)))
+  const out = [tableBlock(cells('Aspect', 'Status', 'Detail'), rows)]
+  if (entries.length === 0)
+    out.push(
+      paragraph(
+        em(words('Corpus snapshot, judge and index versions were not given to the gate, so they were not compared.'))
+      )
+    )
   return out
 }
 
@@ -400,7 +453,7 @@ export function familyWords(result: GateResult): string {
 }
 
 /** How the numbers were made: everything needed to reproduce them. */
-export function methodBody(result: GateResult): string[] {
+export function methodBody(result: GateResult): Block[] {
   const { rules } = result
   const s = rules.statistics
   const policies = describePolicies(rules)
@@ -409,14 +462,14 @@ export function methodBody(result: GateResult): string[] {
       ? `${confidenceLabel(s.confidence)} intervals of the mean difference, chosen per check by metric type and design (statistics.interval: auto; the table below)`
       : `${confidenceLabel(s.confidence)} ${s.interval === 'bca' ? 'bias-corrected and accelerated (BCa) paired bootstrap' : 'percentile paired bootstrap'} of the mean difference`
   const stated = methodRowsOf(result)
-  const rows = [
-    ['Setting', 'Value'],
+  const cell = (x: string | Inline): Inline => (typeof x === 'string' ? [words(x)] : x)
+  const rows: Array<[string, string | Inline]> = [
     ['Differences', 'paired, candidate − baseline, per query'],
     ['Intervals', `${interval}${familyWords(result)}`],
     [s.interval === 'auto' ? 'Resamples (bootstrap, when asked for)' : 'Resamples', String(s.resamples)],
     ['Resampling', resamplingWords(result)],
     ['Randomization test', `${s.permutations} sign flips`],
-    ['Seed', inline(s.seed, 40)],
+    ['Seed', [text(s.seed, 40)]],
     [
       'Training runs',
       stated.get('Training runs') ??
@@ -431,14 +484,21 @@ export function methodBody(result: GateResult): string[] {
       'Clusters',
       s.cluster === undefined
         ? 'none (queries resampled one by one)'
-        : `${inline(s.cluster, 40)} (resampled whole, ${s.clusterWeighting} weighting)`
+        : [text(s.cluster, 40), words(` (resampled whole, ${s.clusterWeighting} weighting)`)]
     ],
     [
       'Target weights',
       s.weights === undefined
         ? 'none (the observed mix of queries)'
-        : s.weights.target.map(([k, w]) => `${inline(k, 40)} ${fixed(w, 3)}`).join(', ') +
-          ` by ${inline(s.weights.by, 40)}`
+        : [
+            ...s.weights.target.flatMap(([k, w], i) => [
+              ...(i === 0 ? [] : [words(', ')]),
+              text(k, 40),
+              words(` ${fixed(w, 3)}`)
+            ]),
+            words(' by '),
+            text(s.weights.by, 40)
+          ]
     ],
     ['Fewest queries per check', `${rules.queries.minPerSlice} (fewer is inconclusive)`],
     [
@@ -446,18 +506,27 @@ export function methodBody(result: GateResult): string[] {
       `${policies.on_inconclusive} (on_inconclusive); with too few queries ${policies.on_too_few} (on_too_few); a superior check not shown better: ${policies.superior_must_be_shown}`
     ],
     ['Missing queries', rules.queries.missing],
-    ['Rules file', inline(rules.source.file, 200)],
-    ['Rules sha256', `\`${rules.source.sha256.replace(/[^0-9a-f]/g, '')}\``],
+    ['Rules file', [text(rules.source.file, 200)]],
+    ['Rules sha256', [code(rules.source.sha256.replace(/[^0-9a-f]/g, ''))]],
     ['Tool', `${TOOL_NAME} ${VERSION}`]
   ]
-  const perCheck: string[][] = [['Check', 'Queries', 'Interval', 'Why']]
-  for (const row of methodRows(result)) {
-    perCheck.push([
-      `${row.check.rule.index + 1}. ${inline(row.check.rule.name, 100)}`,
-      row.all && row.slices.length > 1 ? 'every slice' : inline(slicesList(row.slices), 300),
-      methodName(row.method),
-      inline(row.reason, 300)
-    ])
-  }
-  return [table(rows), '', ...(perCheck.length > 1 ? ['Interval per check:', '', table(perCheck), ''] : [])]
+  const perCheck = methodRows(result).map((r) =>
+    row(
+      words(`${r.check.rule.index + 1}. `),
+      r.all && r.slices.length > 1 ? 'every slice' : text(slicesList(r.slices), 300),
+      methodName(r.method),
+      text(r.reason, 300)
+    )
+  )
+  const settings = tableBlock(
+    cells('Setting', 'Value'),
+    rows.map(([k, v]) => [[words(k)], cell(v)])
+  )
+  if (perCheck.length === 0) return [settings]
+  for (const [i, r] of methodRows(result).entries()) perCheck[i][0].push(text(r.check.rule.name, 100))
+  return [
+    settings,
+    paragraph(words('Interval per check:')),
+    tableBlock(cells('Check', 'Queries', 'Interval', 'Why'), perCheck)
+  ]
 }

@@ -1,3 +1,5 @@
+import { code, em, paragraph, words, type Block } from '../model/document.js'
+
 /**
  * Most per-slice rows a Markdown table shows (the first ones, in the report's fixed order: attribute, value,
  * metric). A pull-request comment is read by people and capped by GitHub; with up to 20,000 slice values
@@ -6,12 +8,13 @@
 export const MARKDOWN_SLICE_ROWS = 200
 
 /** The rows a Markdown table shows, and a note naming how many are in the JSON report only (null when none). */
-export function shownSliceRows<T>(rows: T[], where: string): { shown: T[]; note: string | null } {
+export function shownSliceRows<T>(rows: T[], where: string): { shown: T[]; note: Block | null } {
   if (rows.length <= MARKDOWN_SLICE_ROWS) return { shown: rows, note: null }
   const rest = rows.length - MARKDOWN_SLICE_ROWS
+  const first = `The first ${MARKDOWN_SLICE_ROWS} of ${rows.length} slice rows are shown; the other ${rest} are in the JSON report only (`
   return {
     shown: rows.slice(0, MARKDOWN_SLICE_ROWS),
-    note: `_The first ${MARKDOWN_SLICE_ROWS} of ${rows.length} slice rows are shown; the other ${rest} are in the JSON report only (\`${where}\`, written with --json)._`
+    note: paragraph(em(words(first), code(where), words(', written with --json).')))
   }
 }
 

@@ -1,4 +1,5 @@
 import type { CheckResult, UnitResult } from '../decide/types.js'
+import type { Block } from '../model/document.js'
 import type { GateResult, MarkdownSlot, RenderContext, TextSlot, WrittenFiles } from '../decide/result.js'
 
 /**
@@ -13,12 +14,12 @@ export function jsonNumber(x: number): number | null {
 
 const contextOf = (result: GateResult, files?: WrittenFiles): RenderContext => ({ result, files, num: jsonNumber })
 
-/** Every capability's Markdown lines for `slot` (already escaped by the capability). */
-export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): string[] {
-  const out: string[] = []
+/** Every capability's blocks for `slot`, in registry order (the renderers draw them). */
+export function slotBlocks(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): Block[] {
+  const out: Block[] = []
   for (const c of result.capabilities) {
-    const part = c.parts.markdown?.[slot]
-    if (part !== undefined) for (const line of part(contextOf(result, files))) out.push(line)
+    const part = c.parts.blocks?.[slot]
+    if (part !== undefined) for (const b of part(contextOf(result, files))) out.push(b)
   }
   return out
 }
@@ -27,8 +28,8 @@ export function markdownSlot(result: GateResult, slot: MarkdownSlot, files?: Wri
 export function capabilitySections(
   result: GateResult,
   files?: WrittenFiles
-): Array<{ id: string; title: string; body: string[] }> {
-  const out: Array<{ id: string; title: string; body: string[] }> = []
+): Array<{ id: string; title: string; body: Block[] }> {
+  const out: Array<{ id: string; title: string; body: Block[] }> = []
   for (const c of result.capabilities)
     if (c.parts.sections !== undefined) out.push(...c.parts.sections(contextOf(result, files)))
   return out

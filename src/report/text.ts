@@ -20,6 +20,7 @@ import { leftTail, leftTailSentence } from './left-tail.js'
 import { maxOf } from '../util/extent.js'
 import { textSlot } from './slots.js'
 import { listableRegressions } from './holdout.js'
+import { spansText } from './doc/text.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -50,6 +51,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   const head = reportHead(result, options.files)
   const primary = rules.metrics.get(result.primaryMetric) as MetricRule
   const out: string[] = []
+  const t: Terminal = { result, paint, primary, files: options.files }
   // The same reasons as the Markdown report (head.ts): a trust rule's own reason when one decides.
   const by = head.decidedBy
   out.push(
@@ -72,47 +74,7 @@ export function toText(result: GateResult, options: TextOptions): string {
   if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
   for (const g of head.trust) out.push(`  ${statusWord(g.status)} trust rule ${plain(g.rule)}: ${plain(g.reason, 800)}`)
   out.push('')
-  out.push(paint('bold', 'Gated checks'))
-  const conf = intervalHeading(
-    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
-  )
-  const mixed = conf === 'CI'
-  const rows: string[][] = [['', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
-  const statuses: string[] = ['']
-  for (const check of result.decision.checks) {
-    const metric = rules.metrics.get(check.rule.metric) as MetricRule
-    // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
-    const change = (x: number, typical: number): string => changeCell(x, metric, typical)
-    const unitWords = cellUnit(metric) ? ` ${plain(cellUnit(metric), 16)}` : ''
-    for (const unit of check.units) {
-      const c = unit.comparison
-      const typical = Math.abs(c.baseline)
-      statuses.push(unit.status)
-      rows.push([
-        '',
-        String(check.rule.index + 1),
-        plain(check.rule.name, 40),
-        plain(metric.name, 24),
-        plain(sliceLabel(c.slice), 32),
-        String(c.n),
-        ...(unit.level !== undefined
-          ? levelCells(unit.level, metric, typical, mixed)
-          : [
-              change(c.delta, typical) + unitWords,
-              intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)
-            ]),
-        needs(check, unit, metric)
-      ])
-    }
-  }
-  const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j]))))
-  widths[0] = 'INCONCLUSIVE'.length
-  rows.forEach((r, i) => {
-    const cells = r.map((cell, j) => pad(j === 0 ? wordOf(statuses[i]) : cell, widths[j]))
-    if (i > 0) cells[0] = paint(COLOUR[statuses[i]], cells[0])
-    const line = '  ' + cells.join('  ').trimEnd()
-    out.push(i === 0 ? paint('dim', line) : line)
-  })
+  checksColumns(out, t)
   const others = head.findings
   if (others.length > 0) {
     out.push('')
@@ -144,6 +106,71 @@ export function toText(result: GateResult, options: TextOptions): string {
     )
   const budget = textSlot(result, 'afterFindings', options.files)
   if (budget.length > 0) out.push('', ...budget)
+  picturesLines(out, t)
+  regressedLines(out, t)
+  stepsAndMethod(out, t)
+  out.push('')
+  return out.join('\n')
+}
+
+/** What the terminal report's parts share: the result, the colouring, the primary metric, the files written. */
+interface Terminal {
+  result: GateResult
+  paint: (style: Style, s: string) => string
+  primary: MetricRule
+  files: WrittenFiles | undefined
+}
+
+/** The gated checks as aligned columns, coloured by status. */
+function checksColumns(out: string[], t: Terminal): void {
+  const { result, paint } = t
+  const { rules } = result
+  out.push(paint('bold', 'Gated checks'))
+  const conf = intervalHeading(
+    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
+  )
+  const mixed = conf === 'CI'
+  const rows: string[][] = [['', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
+  const statuses: string[] = ['']
+  for (const check of result.decision.checks) {
+    const metric = rules.metrics.get(check.rule.metric) as MetricRule
+    // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
+    const change = (x: number, typical: number): string => changeCell(x, metric, typical)
+    const unitWords = cellUnit(metric) ? ` ${plain(cellUnit(metric), 16)}` : ''
+    for (const unit of check.units) {
+      const c = unit.comparison
+      const typical = Math.abs(c.baseline)
+      statuses.push(unit.status)
+      rows.push([
+        '',
+        String(check.rule.index + 1),
+        plain(check.rule.name, 40),
+        plain(metric.name, 24),
+        plain(sliceLabel(c.slice), 32),
+        String(c.n),
+        ...(unit.level !== undefined
+          ? levelCells(unit.level, metric, typical, mixed)
+          : [
+              change(c.delta, typical) + unitWords,
+              intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)
+            ]),
+        spansText(needs(check, unit, metric))
+      ])
+    }
+  }
+  const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j]))))
+  widths[0] = 'INCONCLUSIVE'.length
+  rows.forEach((r, i) => {
+    const cells = r.map((cell, j) => pad(j === 0 ? wordOf(statuses[i]) : cell, widths[j]))
+    if (i > 0) cells[0] = paint(COLOUR[statuses[i]], cells[0])
+    const line = '  ' + cells.join('  ').trimEnd()
+    out.push(i === 0 ? paint('dim', line) : line)
+  })
+}
+
+/** The same pictures as the Markdown report, in Unicode, and the histogram of changes. */
+function picturesLines(out: string[], t: Terminal): void {
+  const { result, paint, primary } = t
   // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
   for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
   for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))
@@ -159,6 +186,11 @@ export function toText(result: GateResult, options: TextOptions): string {
     const tail = leftTail(result)
     if (tail !== null) out.push(`  ${plain(leftTailSentence(tail), 400)}`)
   }
+}
+
+/** The most regressed queries on the primary metric (never a holdout query). */
+function regressedLines(out: string[], t: Terminal): void {
+  const { result, paint, primary } = t
   if (result.regressions.length > 0) {
     const dg = levelDigits(primary, Math.abs(result.regressions[0].baseline))
     out.push('')
@@ -189,7 +221,13 @@ export function toText(result: GateResult, options: TextOptions): string {
         )
       )
   }
-  const steps = nextSteps(result, options.files)
+}
+
+/** What to look at next, and the method in one line. */
+function stepsAndMethod(out: string[], t: Terminal): void {
+  const { result, paint } = t
+  const { rules } = result
+  const steps = nextSteps(result, t.files)
   if (steps.length > 0) {
     out.push('')
     out.push(paint('bold', 'What to look at next'))
@@ -206,8 +244,6 @@ export function toText(result: GateResult, options: TextOptions): string {
       `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
     )
   )
-  out.push('')
-  return out.join('\n')
 }
 
 /** An at_least / at_most unit's cells: the candidate's mean and its interval (levels, as the files hold them). */

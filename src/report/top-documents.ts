@@ -1,8 +1,6 @@
-import { markdownTable } from 'markdown-table'
 import { rowOfId } from '../align/row-of-id.js'
 import { queryDetails, type GateResult, type RegressedQuery } from '../decide/result.js'
-import { detailsBlock } from './details.js'
-import { inline } from './escape.js'
+import { cells, table, text, words, type Block, type Inline } from '../model/document.js'
 import { fixed } from './format.js'
 
 /** Longest document id a cell shows (the HTML page and regressions.jsonl have them whole). */
@@ -20,24 +18,25 @@ function grade(g: number | null | undefined): string {
  * documents were. Bounded: the listed queries (TOP_REGRESSIONS) times the kept ranks, each id cut to DOC_CHARS and
  * escaped (document ids come from the runs, the candidate's from the PR). Empty when no query has top documents.
  */
-export function topDocumentsBlock(result: GateResult, shown: readonly RegressedQuery[]): string[] {
-  const rows: string[][] = [['Query', 'Rank', 'Baseline (grade)', 'Candidate (grade)']]
+export function topDocumentsBlock(result: GateResult, shown: readonly RegressedQuery[]): Block[] {
+  const rows: Inline[][] = []
   for (const r of shown) {
     const d = queryDetails(result, rowOfId(result.table, r.id))
     if (d.top === undefined) continue
     const ranks = Math.max(d.top.baseline.length, d.top.candidate.length)
     for (let k = 0; k < ranks; k++) {
-      const cell = (docs: string[], grades: Array<number | null> | undefined): string =>
-        k < docs.length ? `${inline(docs[k], DOC_CHARS)} (${grade(grades?.[k])})` : ''
+      const cell = (docs: string[], grades: Array<number | null> | undefined): Inline =>
+        k < docs.length ? [text(docs[k], DOC_CHARS), words(` (${grade(grades?.[k])})`)] : []
       rows.push([
-        k === 0 ? inline(r.id) : '',
-        String(k + 1),
+        k === 0 ? [text(r.id)] : [],
+        [words(String(k + 1))],
         cell(d.top.baseline, d.grades?.baseline),
         cell(d.top.candidate, d.grades?.candidate)
       ])
     }
   }
-  if (rows.length === 1) return []
+  if (rows.length === 0) return []
   const summary = `Both runs’ top documents of these queries, with the judgments’ grades (– not judged)`
-  return detailsBlock(summary, [markdownTable(rows, { alignDelimiters: false }), ''])
+  const head = cells('Query', 'Rank', 'Baseline (grade)', 'Candidate (grade)')
+  return [{ kind: 'details', summary: [words(summary)], body: [table(head, rows)] }]
 }

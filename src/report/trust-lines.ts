@@ -1,5 +1,16 @@
-import { markdownTable } from 'markdown-table'
-import { inline } from './escape.js'
+import {
+  cells,
+  em,
+  list,
+  paragraph,
+  row,
+  strong,
+  table,
+  text,
+  words,
+  type Block,
+  type Inline
+} from '../model/document.js'
 import { fixed, percent, signed } from './format.js'
 import { publishableWords } from './head.js'
 import { describeDifference } from '../trust/comparability.js'
@@ -19,12 +30,11 @@ const pointsCell = (x: number): string => `${signed(x * 100, 2)} pts`
 const pct = (x: number): string => percent(x, 1)
 
 /**
- * The trust checks as report text. Markdown lines here are complete (escaped with inline()); the report
+ * The trust checks as report blocks (doc/blocks.ts: the renderers escape); the report
  * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
  * comparability entries in the comparability table (GateResult.comparability).
  */
 
-const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
 const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
 /** The row that counts the fields a list left out (a manifest may hold any number of them). */
@@ -73,170 +83,188 @@ export function comparabilityEntries(
 }
 
 /** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
-export function publishableLine(trust: TrustResult): string {
+export function publishableLine(trust: TrustResult): Inline {
   const p = publishableWords(trust)
-  if (p.label === 'yes') return `**Publishable: yes** (${inline(p.detail, 400)})`
-  if (p.label === 'not established') return `**Publishable: not established** (${inline(p.detail, 400)})`
-  return `**Publishable: no**: ${inline(p.detail, 1300)}`
+  if (p.label === 'yes') return [strong(words('Publishable: yes')), words(' ('), text(p.detail, 400), words(')')]
+  if (p.label === 'not established')
+    return [strong(words('Publishable: not established')), words(' ('), text(p.detail, 400), words(')')]
+  return [strong(words('Publishable: no')), words(': '), text(p.detail, 1300)]
 }
 
-/** The body of the collapsible Trust section. */
-export function trustBody(trust: TrustResult): string[] {
-  const out: string[] = []
-  if (trust.guards.length > 0) {
-    out.push(
-      table([
-        ['Trust rule', 'Status', 'Reason'],
-        ...trust.guards.map((g) => [inline(g.rule), STATUS[g.status], inline(g.words, 600)])
-      ]),
-      ''
-    )
-  }
+/** The trust rules' table: each rule, its status and its reason. */
+function guardsTable(trust: TrustResult): Block[] {
+  if (trust.guards.length === 0) return []
+  const rows = trust.guards.map((g) => row(text(g.rule), STATUS[g.status], text(g.words, 600)))
+  return [table(cells('Trust rule', 'Status', 'Reason'), rows)]
+}
+
+/** The evaluation set: what was gated, excluded and reported apart, and how each side met the unanswerable. */
+function datasetList(trust: TrustResult): Block[] {
   const d = trust.dataset
-  if (d !== null) {
-    out.push(
-      `- Evaluation set ${inline(d.file, 200)}: split ${inline(d.split)}, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`
-    )
-    const side = (name: string, s: UnanswerableSide | null): void => {
-      if (s !== null)
-        out.push(
-          `- Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`
-        )
-    }
-    if (d.unanswerable.ids.length > 0) {
-      side('baseline', d.unanswerable.baseline)
-      side('candidate', d.unanswerable.candidate)
-    }
-    out.push('')
-  }
-  const p = trust.pooling
-  if (p !== null) {
-    out.push(`**Pooling bias** (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`, '')
-    out.push(
-      table([
-        ['Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'],
-        [
-          'baseline',
-          pct(p.baseline.meanJudged),
-          pct(p.baseline.meanUnjudged),
-          String(p.baseline.queries),
-          String(p.baseline.emptyRankings),
-          `${p.baseline.unjudgedDocs} of ${p.baseline.retrievedDocs}`
-        ],
-        [
-          'candidate',
-          pct(p.candidate.meanJudged),
-          pct(p.candidate.meanUnjudged),
-          String(p.candidate.queries),
-          String(p.candidate.emptyRankings),
-          `${p.candidate.unjudgedDocs} of ${p.candidate.retrievedDocs}`
-        ]
-      ]),
-      ''
-    )
-    out.push(
-      `- Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`
-    )
-    if (p.condensed.length > 0) {
-      out.push(
-        '',
-        'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):',
-        ''
+  if (d === null) return []
+  const items: Inline[] = [
+    [
+      words('Evaluation set '),
+      text(d.file, 200),
+      words(': split '),
+      text(d.split),
+      words(
+        `, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`
       )
-      const rows = [
-        [
-          'Metric',
-          'n',
-          'Baseline',
-          'Candidate',
-          'Δ',
-          'Condensed baseline',
-          'Condensed candidate',
-          'Condensed Δ',
-          'Direction'
-        ]
-      ]
-      for (const c of p.condensed) {
-        rows.push([
-          inline(c.metric),
-          String(c.n),
-          fixed(c.full.baseline, 4),
-          fixed(c.full.candidate, 4),
-          pointsCell(c.full.delta),
-          fixed(c.condensed.baseline, 4),
-          fixed(c.condensed.candidate, 4),
-          pointsCell(c.condensed.delta),
-          c.directionDiffers ? '⚠️ reverses' : 'agrees'
-        ])
-      }
-      out.push(table(rows))
-    }
-    out.push('')
-  }
-  const z = trust.zeroHits
-  if (z.slices.length > 0) {
-    out.push(
-      `**Whole-class failures**: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${QUANTILES.map((q) => `p${q * 100}`).join('/')}):`,
-      ''
-    )
-    const rows = [
-      [
-        'Slice',
-        'n',
-        'Zero hits, baseline',
-        'Zero hits, candidate',
-        'Metric',
-        'Baseline quantiles',
-        'Candidate quantiles'
-      ]
     ]
-    // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
-    const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices')
-    for (const s of bounded.shown) {
-      const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ')
-      const zb = s.baseline === null ? 'n/a' : pct(s.baseline)
-      const zc = s.candidate === null ? 'n/a' : pct(s.candidate)
-      if (s.distributions.length === 0) rows.push([inline(label), String(s.n), zb, zc, '', '', ''])
-      for (const d of s.distributions)
-        rows.push([
-          inline(label),
+  ]
+  const side = (name: string, s: UnanswerableSide | null): void => {
+    if (s !== null)
+      items.push([
+        words(
+          `Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`
+        )
+      ])
+  }
+  if (d.unanswerable.ids.length > 0) {
+    side('baseline', d.unanswerable.baseline)
+    side('candidate', d.unanswerable.candidate)
+  }
+  return [list(...items)]
+}
+
+/** Pooling bias: judged shares per side, the pool, and the judged-only second opinion. */
+function poolingBlocks(trust: TrustResult): Block[] {
+  const p = trust.pooling
+  if (p === null) return []
+  const sideRow = (name: string, s: typeof p.baseline): Inline[] =>
+    row(
+      name,
+      pct(s.meanJudged),
+      pct(s.meanUnjudged),
+      String(s.queries),
+      String(s.emptyRankings),
+      `${s.unjudgedDocs} of ${s.retrievedDocs}`
+    )
+  const out: Block[] = [
+    paragraph(
+      strong(words('Pooling bias')),
+      words(` (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`)
+    ),
+    table(cells('Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'), [
+      sideRow('baseline', p.baseline),
+      sideRow('candidate', p.candidate)
+    ]),
+    list([
+      words(
+        `Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`
+      )
+    ])
+  ]
+  if (p.condensed.length === 0) return out
+  const head = cells(
+    'Metric',
+    'n',
+    'Baseline',
+    'Candidate',
+    'Δ',
+    'Condensed baseline',
+    'Condensed candidate',
+    'Condensed Δ',
+    'Direction'
+  )
+  const rows = p.condensed.map((c) =>
+    row(
+      text(c.metric),
+      String(c.n),
+      fixed(c.full.baseline, 4),
+      fixed(c.full.candidate, 4),
+      pointsCell(c.full.delta),
+      fixed(c.condensed.baseline, 4),
+      fixed(c.condensed.candidate, 4),
+      pointsCell(c.condensed.delta),
+      c.directionDiffers ? '⚠️ reverses' : 'agrees'
+    )
+  )
+  out.push(
+    paragraph(
+      words(
+        'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):'
+      )
+    ),
+    table(head, rows)
+  )
+  return out
+}
+
+/** Whole-class failures: the share of zero-hit queries per slice and each gated metric's quantiles. */
+function zeroHitBlocks(trust: TrustResult): Block[] {
+  const z = trust.zeroHits
+  if (z.slices.length === 0) return []
+  const head = cells(
+    'Slice',
+    'n',
+    'Zero hits, baseline',
+    'Zero hits, candidate',
+    'Metric',
+    'Baseline quantiles',
+    'Candidate quantiles'
+  )
+  const rows: Inline[][] = []
+  // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
+  const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices')
+  for (const s of bounded.shown) {
+    const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ')
+    const zb = s.baseline === null ? 'n/a' : pct(s.baseline)
+    const zc = s.candidate === null ? 'n/a' : pct(s.candidate)
+    if (s.distributions.length === 0) rows.push(row(text(label), String(s.n), zb, zc, '', '', ''))
+    for (const d of s.distributions)
+      rows.push(
+        row(
+          text(label),
           String(s.n),
           zb,
           zc,
-          inline(d.metric),
+          text(d.metric),
           d.baseline.map((x) => fixed(x, 3)).join(' / '),
           d.candidate.map((x) => fixed(x, 3)).join(' / ')
-        ])
-    }
-    out.push(table(rows), '')
-    if (bounded.note) out.push(bounded.note, '')
-    if (!z.fromRuns) out.push('_Zero-hit shares need runs and judgments; the sides are per-query rows._', '')
+        )
+      )
   }
+  const quantiles = QUANTILES.map((q) => `p${q * 100}`).join('/')
+  return [
+    paragraph(
+      strong(words('Whole-class failures')),
+      words(
+        `: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${quantiles}):`
+      )
+    ),
+    table(head, rows),
+    ...(bounded.note ? [bounded.note] : []),
+    ...(z.fromRuns
+      ? []
+      : [paragraph(em(words('Zero-hit shares need runs and judgments; the sides are per-query rows.')))])
+  ]
+}
+
+/** Two-stage diagnostics: pool recall, the ranker against the pool's ceiling, the headrooms. */
+function twoStageBlocks(trust: TrustResult): Block[] {
   const t = trust.twoStage
-  if (t !== null) {
-    out.push(
-      `**Two-stage diagnostics** (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`,
-      ''
-    )
-    const rows = [
-      [
-        'Side',
-        'Queries',
-        'Pool size (mean)',
-        'Pool recall',
-        `Ranker nDCG@${t.k}`,
-        'Pool ceiling',
-        'Ranking headroom',
-        'Recall headroom'
-      ]
-    ]
-    for (const [name, s] of [
+  if (t === null) return []
+  const head = cells(
+    'Side',
+    'Queries',
+    'Pool size (mean)',
+    'Pool recall',
+    `Ranker nDCG@${t.k}`,
+    'Pool ceiling',
+    'Ranking headroom',
+    'Recall headroom'
+  )
+  const rows = (
+    [
       ['baseline', t.baseline],
       ['candidate', t.candidate]
-    ] as const) {
-      if (s === null) rows.push([name, '0', 'no candidates', '', '', '', '', ''])
-      else
-        rows.push([
+    ] as const
+  ).map(([name, s]) =>
+    s === null
+      ? row(name, '0', 'no candidates', '', '', '', '', '')
+      : row(
           name,
           String(s.queries),
           fixed(s.meanPoolSize, 1),
@@ -245,18 +273,41 @@ export function trustBody(trust: TrustResult): string[] {
           fixed(s.ceiling, 4),
           fixed(s.ceiling - s.ranker, 4),
           fixed(1 - s.ceiling, 4)
-        ])
-    }
-    out.push(table(rows), '')
-  }
-  if (trust.publishable.reasons.length === 0) out.push(publishableLine(trust))
-  else {
-    out.push('**Publishable: no**, because:')
-    for (const r of trust.publishable.reasons) out.push(`- ${inline(r, 600)}`)
-    for (const u of trust.publishable.unchecked) out.push(`- not checked: ${inline(u, 600)}`)
-  }
-  out.push('')
-  return out
+        )
+  )
+  return [
+    paragraph(
+      strong(words('Two-stage diagnostics')),
+      words(
+        ` (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`
+      )
+    ),
+    table(head, rows)
+  ]
+}
+
+/** Whether the result is publishable, and every reason it is not. */
+function publishableBlocks(trust: TrustResult): Block[] {
+  if (trust.publishable.reasons.length === 0) return [{ kind: 'paragraph', lines: [publishableLine(trust)] }]
+  return [
+    { kind: 'paragraph', lines: [[strong(words('Publishable: no')), words(', because:')]], tight: true },
+    list(
+      ...trust.publishable.reasons.map((r) => [text(r, 600)]),
+      ...trust.publishable.unchecked.map((u) => [words('not checked: '), text(u, 600)])
+    )
+  ]
+}
+
+/** The body of the collapsible Trust section. */
+export function trustBody(trust: TrustResult): Block[] {
+  return [
+    ...guardsTable(trust),
+    ...datasetList(trust),
+    ...poolingBlocks(trust),
+    ...zeroHitBlocks(trust),
+    ...twoStageBlocks(trust),
+    ...publishableBlocks(trust)
+  ]
 }
 
 /** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */

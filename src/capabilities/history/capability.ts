@@ -26,7 +26,7 @@ export const historyCapability: Capability<HistoryRules, HistoryInput | undefine
       history === undefined
         ? {}
         : {
-            markdown: { afterPictures: ({ result }) => historySection(result, history) },
+            blocks: { afterPictures: ({ result }) => historySection(result, history) },
             json: () => ['history', historyJson(history)]
           }
   })

@@ -1,8 +1,19 @@
 import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import type { HistoryInput, PastReport, SkipReason } from '../../model/history.js'
-import { markdownTable } from 'markdown-table'
-import { inline } from '../../report/escape.js'
+import {
+  cells,
+  code,
+  em,
+  paragraph,
+  row,
+  strong,
+  table,
+  text,
+  words,
+  type Block,
+  type Span
+} from '../../model/document.js'
 import { digitsFor, fixed } from '../../report/format.js'
 import { gatedMetrics } from '../../report/regressions.js'
 import { sliceLabel } from '../../report/words.js'
@@ -86,13 +97,19 @@ const WORDS: Record<SkipReason, string> = {
 }
 
 /** "Of the last 5 push runs on main, 3 gave a report; 1 no report artifact, 1 expired." */
-function readLine(h: HistoryInput): string {
+function readLine(h: HistoryInput): Span[] {
   const skipped = (Object.keys(WORDS) as SkipReason[])
     .filter((r) => h.skipped[r] > 0)
     .map((r) => `${h.skipped[r]} ${WORDS[r]}`)
   const asked = `history.runs is ${h.requested}`
   const found = h.reports.length + (Object.keys(WORDS) as SkipReason[]).reduce((n, r) => n + h.skipped[r], 0)
-  return `Gate reports of the last ${found} successful push runs on ${inline(h.branch, 80)} (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`
+  return [
+    words(`Gate reports of the last ${found} successful push runs on `),
+    text(h.branch, 80),
+    words(
+      ` (${asked}): ${h.reports.length} read${skipped.length > 0 ? `; left out (never a failure): ${skipped.join(', ')}` : ''}.`
+    )
+  ]
 }
 
 /** One xychart-beta line chart of a series: past points that have it, then this PR. */
@@ -119,30 +136,37 @@ function chart(metric: MetricRule, points: Array<{ label: string; value: number 
  * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
  * simply has no point on the series it lacks.
  */
-export function historySection(result: GateResult, h: HistoryInput): string[] {
-  const out = ['### History', '', readLine(h), '']
+export function historySection(result: GateResult, h: HistoryInput): Block[] {
+  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('History')] }, paragraph(...readLine(h))]
   if (h.notes.length > 0)
-    out.push(
-      ...h.notes.slice(0, 10).map((n) => `- ${inline(n, 300)}`),
-      ...(h.notes.length > 10 ? [`- and ${h.notes.length - 10} more`] : []),
-      ''
-    )
+    out.push({
+      kind: 'list',
+      items: h.notes.slice(0, 10).map((n) => ({ spans: [text(n, 300)] })),
+      more: h.notes.length - Math.min(10, h.notes.length)
+    })
   const series = seriesOf(result)
   if (h.reports.length === 0 || series.length === 0) {
     out.push(
-      '_No past report to draw: the chart starts with the next push run on the default branch that uploads its report._',
-      ''
+      paragraph(
+        em(
+          words(
+            'No past report to draw: the chart starts with the next push run on the default branch that uploads its report.'
+          )
+        )
+      )
     )
     return out
   }
   const metricOf = (name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
   const indexes = h.reports.map(valuesByKey)
-  const drawn = series.slice(0, MAX_CHARTS)
   out.push(
-    `Each chart is one gated metric's candidate mean in the gate runs on ${inline(h.branch, 80)} (labelled by commit), with this PR's candidate as the last point.`,
-    ''
+    paragraph(
+      words("Each chart is one gated metric's candidate mean in the gate runs on "),
+      text(h.branch, 80),
+      words(" (labelled by commit), with this PR's candidate as the last point.")
+    )
   )
-  for (const s of drawn) {
+  for (const s of series.slice(0, MAX_CHARTS)) {
     const labels = new Set<string>()
     const points = h.reports.flatMap((r, i) => {
       const v = valueIn(indexes[i], s.key)
@@ -153,34 +177,45 @@ export function historySection(result: GateResult, h: HistoryInput): string[] {
       return [{ label, value: v }]
     })
     points.push({ label: 'this PR', value: s.current })
-    const where = s.slice.length === 0 ? '' : ` (${inline(sliceLabel(s.slice), 120)})`
-    out.push(`${inline(s.metric, 120)}${where}:`, '', '```mermaid', chart(metricOf(s.metric), points), '```', '')
+    const where: Span[] = s.slice.length === 0 ? [] : [words(' ('), text(sliceLabel(s.slice), 120), words(')')]
+    out.push(paragraph(text(s.metric, 120), ...where, words(':')), {
+      kind: 'figure',
+      language: 'mermaid',
+      lines: chart(metricOf(s.metric), points).split('\n')
+    })
   }
-  if (series.length > MAX_CHARTS) out.push(`_${series.length - MAX_CHARTS} more series are in the table only._`, '')
+  if (series.length > MAX_CHARTS)
+    out.push(paragraph(em(words(`${series.length - MAX_CHARTS} more series are in the table only.`))))
+  out.push(historyTable(h, series, indexes, metricOf))
+  if (series.length > MAX_COLUMNS)
+    out.push(paragraph(em(words(`${series.length - MAX_COLUMNS} more series are left out of the table.`))))
+  return out
+}
+
+/** The table of past runs: run, commit, date and each series' value, then this PR's values in bold. */
+function historyTable(
+  h: HistoryInput,
+  series: Series[],
+  indexes: Array<ReturnType<typeof valuesByKey>>,
+  metricOf: (name: string) => MetricRule
+): Block {
   const columns = series.slice(0, MAX_COLUMNS)
   const digits = (s: Series): number => digitsFor(metricOf(s.metric).range, Math.abs(s.current))
-  const rows = [
-    [
-      'Run',
-      'Commit',
-      'Date',
-      ...columns.map((s) => inline(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60))
-    ]
+  const head = [
+    ...cells('Run', 'Commit', 'Date'),
+    ...columns.map((s) => [text(`${s.metric}${s.slice.length === 0 ? '' : ` (${sliceLabel(s.slice)})`}`, 60)])
   ]
-  for (const [i, r] of h.reports.entries()) {
-    rows.push([
-      SAFE_URL.test(r.runUrl) ? `[${r.runId}](${r.runUrl})` : String(r.runId),
-      `\`${short(r.commit)}\``,
-      inline(r.date.slice(0, 10), 10),
+  const rows = h.reports.map((r, i) =>
+    row(
+      SAFE_URL.test(r.runUrl) ? { kind: 'link', href: r.runUrl, spans: [words(String(r.runId))] } : String(r.runId),
+      code(short(r.commit)),
+      text(r.date.slice(0, 10), 10),
       ...columns.map((s) => {
         const v = valueIn(indexes[i], s.key)
         return v === undefined ? '—' : fixed(v, digits(s))
       })
-    ])
-  }
-  rows.push(['this PR', '', '', ...columns.map((s) => `**${fixed(s.current, digits(s))}**`)])
-  out.push(markdownTable(rows, { alignDelimiters: false }), '')
-  if (series.length > MAX_COLUMNS)
-    out.push(`_${series.length - MAX_COLUMNS} more series are left out of the table._`, '')
-  return out
+    )
+  )
+  rows.push(row('this PR', '', '', ...columns.map((s) => strong(words(fixed(s.current, digits(s)))))))
+  return table(head, rows)
 }

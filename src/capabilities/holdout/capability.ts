@@ -1,3 +1,4 @@
+import { paragraph, text } from '../../model/document.js'
 import type { DatasetRules } from '../../config/types.js'
 import {
   capHoldoutUnit,
@@ -7,7 +8,7 @@ import {
   type PriorLooks
 } from '../../decide/holdout.js'
 import { holdoutJson, holdoutSentence } from '../../report/holdout.js'
-import { inline, plain } from '../../report/escape.js'
+import { plain } from '../../report/escape.js'
 import type { Capability } from '../contract.js'
 
 interface Summary {
@@ -43,7 +44,7 @@ export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = 
       guards: [],
       summary: { account, mask },
       parts: {
-        markdown: { head: () => [inline(holdoutSentence(account), 800), ''] },
+        blocks: { head: () => [paragraph(text(holdoutSentence(account), 800))] },
         text: { head: () => [`  ${plain(holdoutSentence(account), 800)}`] },
         json: () => ['holdout', holdoutJson(account)],
         unitJson: (unit) =>

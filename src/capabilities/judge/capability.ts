@@ -63,7 +63,7 @@ export const judgeCapability: Capability<JudgeRules, JudgeAnchors | null, JudgeR
       guards: judge.guards,
       summary: judge,
       parts: {
-        markdown: { trustDetails: () => judgeBody(judge) },
+        blocks: { trustDetails: () => judgeBody(judge) },
         json: () => ['judge', judgeJson(judge)]
       }
     }

@@ -1,8 +1,19 @@
-import { markdownTable } from 'markdown-table'
 import type { JudgeResult } from './guards.js'
 import type { SideAgreement } from './agreement.js'
 import type { JudgeGuardUnit, JudgeReason } from './reasons.js'
-import { inline } from '../../report/escape.js'
+import {
+  cells,
+  em,
+  list,
+  paragraph,
+  row,
+  strong,
+  table,
+  text,
+  words,
+  type Block,
+  type Inline
+} from '../../model/document.js'
 import { confidenceLabel, fixed, percent, signed } from '../../report/format.js'
 
 /**
@@ -11,7 +22,6 @@ import { confidenceLabel, fixed, percent, signed } from '../../report/format.js'
  * JSON report. Sentences are RAW (each renderer escapes them); Markdown lines are escaped here.
  */
 
-const table = (rows: string[][]): string => markdownTable(rows, { alignDelimiters: false })
 const num = (x: number | null, digits = 3): string => (x === null ? 'undefined' : fixed(x, digits))
 const label = (slice: ReadonlyArray<readonly [string, string]>): string =>
   slice.length === 0 ? 'all anchors' : slice.map(([k, v]) => `${k}=${v}`).join(', ')
@@ -75,97 +85,131 @@ function agreementCells(a: SideAgreement | null): string[] {
   return [num(a.kappa), interval, percent(a.raw)]
 }
 
-/** The judge part of the Trust section (Markdown lines), empty without `judge` rules. */
-export function judgeBody(judge: JudgeResult | null | undefined): string[] {
-  if (judge === null || judge === undefined) return []
-  const out: string[] = []
-  if (judge.anchors !== null) {
-    const weights = judge.weights === 'none' ? 'unweighted' : `${judge.weights} weights`
+/** The judge against its human anchors: agreement per slice, undefined kappas, repeatability, position. */
+function anchorBlocks(judge: JudgeResult): Block[] {
+  if (judge.anchors === null) return []
+  const weights = judge.weights === 'none' ? 'unweighted' : `${judge.weights} weights`
+  const out: Block[] = [
+    paragraph(
+      strong(words('Judge anchors')),
+      words(' ('),
+      text(judge.anchors, 200),
+      words(`; Cohen's kappa, ${weights}, scale `),
+      text(judge.labels.join(' < '), 200),
+      words(
+        `; ${confidenceLabel(judge.confidence)} jackknife-t intervals over anchor items, kappa on Fisher's z scale):`
+      )
+    )
+  ]
+  const head = judge.sameJudge
+    ? cells('Slice', 'Items', 'Scorings', 'Kappa', 'Interval', 'Raw agreement')
+    : cells(
+        'Slice',
+        'Items',
+        'Baseline kappa',
+        'Interval',
+        'Raw',
+        'Candidate kappa',
+        'Interval',
+        'Raw',
+        'Change',
+        'Change interval'
+      )
+  const rows = judge.agreement.map((s) => {
+    if (judge.sameJudge)
+      return row(text(label(s.slice)), String(s.items), String(s.scorings), ...agreementCells(s.baseline))
+    const d = s.drift
+    const change = d === null || d.delta === null ? 'undefined' : signed(d.delta, 3)
+    const ci = d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`
+    return row(
+      text(label(s.slice)),
+      String(s.items),
+      ...agreementCells(s.baseline),
+      ...agreementCells(s.candidate),
+      change,
+      ci
+    )
+  })
+  out.push(table(head, rows))
+  const undefinedKappa = judge.agreement.filter(
+    (s) => s.baseline.kappa === null || (s.candidate !== null && s.candidate.kappa === null)
+  )
+  if (undefinedKappa.length > 0)
     out.push(
-      `**Judge anchors** (${inline(judge.anchors, 200)}; Cohen's kappa, ${weights}, scale ${inline(judge.labels.join(' < '), 200)}; ${confidenceLabel(judge.confidence)} jackknife-t intervals over anchor items, kappa on Fisher's z scale):`,
-      ''
+      paragraph(
+        em(
+          words(
+            'Kappa is undefined where every item got one same label from both raters (agreement cannot be told from chance): '
+          ),
+          text(undefinedKappa.map((s) => label(s.slice)).join(', '), 400),
+          words('. A floor there is inconclusive, never a pass.')
+        )
+      )
     )
-    const head = judge.sameJudge
-      ? ['Slice', 'Items', 'Scorings', 'Kappa', 'Interval', 'Raw agreement']
-      : [
-          'Slice',
-          'Items',
-          'Baseline kappa',
-          'Interval',
-          'Raw',
-          'Candidate kappa',
-          'Interval',
-          'Raw',
-          'Change',
-          'Change interval'
-        ]
-    const rows = [head]
-    for (const s of judge.agreement) {
-      if (judge.sameJudge)
-        rows.push([inline(label(s.slice)), String(s.items), String(s.scorings), ...agreementCells(s.baseline)])
-      else {
-        const d = s.drift
-        const change = d === null || d.delta === null ? 'undefined' : signed(d.delta, 3)
-        const ci =
-          d === null || d.interval === null ? 'n/a' : `[${signed(d.interval[0], 3)}, ${signed(d.interval[1], 3)}]`
-        rows.push([
-          inline(label(s.slice)),
-          String(s.items),
-          ...agreementCells(s.baseline),
-          ...agreementCells(s.candidate),
-          change,
-          ci
-        ])
-      }
-    }
-    out.push(table(rows), '')
-    const undefinedKappa = judge.agreement.filter(
-      (s) => s.baseline.kappa === null || (s.candidate !== null && s.candidate.kappa === null)
-    )
-    if (undefinedKappa.length > 0)
-      out.push(
-        `_Kappa is undefined where every item got one same label from both raters (agreement cannot be told from chance): ${inline(undefinedKappa.map((s) => label(s.slice)).join(', '), 400)}. A floor there is inconclusive, never a pass._`,
-        ''
+  const items: Inline[] = []
+  for (const r of judge.repeatability) {
+    if (r.repeatedItems === 0) continue
+    const range =
+      r.meanRange === null ? '' : `; the repeats of an item span ${fixed(r.meanRange, 2)} scale steps on average`
+    items.push([
+      words(
+        `Repeatability, ${sideWords(r.side)}: ${r.repeatedItems} items scored more than once, ${percent(r.flipShare ?? 0)} got a different label at least once${range}.`
       )
-    for (const r of judge.repeatability) {
-      if (r.repeatedItems === 0) continue
-      const range =
-        r.meanRange === null ? '' : `; the repeats of an item span ${fixed(r.meanRange, 2)} scale steps on average`
-      out.push(
-        `- Repeatability, ${sideWords(r.side)}: ${r.repeatedItems} items scored more than once, ${percent(r.flipShare ?? 0)} got a different label at least once${range}.`
-      )
-    }
-    for (const p of judge.position) {
-      if (p.scorings === 0) continue
-      out.push(
-        `- Position consistency, ${sideWords(p.side)}: ${percent(p.consistent ?? 0)} of ${p.scorings} scorings give the same verdict with the answers in either order.`
-      )
-    }
-    if (judge.repeatability.some((r) => r.repeatedItems > 0) || judge.position.some((p) => p.scorings > 0)) out.push('')
+    ])
   }
-  const lb = judge.lengthBias
-  if (lb !== null) {
-    out.push(
-      `**Length bias**: per query, the change of ${inline(lb.score)} against the change of ${inline(lb.length)} (candidate - baseline); a positive rho means longer answers scored higher:`,
-      ''
-    )
-    const rows = [['Slice', 'Queries', 'Spearman rho', 'Pearson r', 'Slope (score per unit of length)']]
-    for (const s of lb.slices)
-      rows.push([
-        inline(s.slice.length === 0 ? 'all queries' : label(s.slice)),
-        String(s.n),
-        num(s.spearman),
-        num(s.pearson),
-        s.slope === null ? 'undefined' : fixed(s.slope, 6)
-      ])
-    out.push(table(rows), '')
-    if (lb.withoutLength > 0)
-      out.push(
-        `_${lb.withoutLength} paired queries have no ${inline(lb.length)} on one side or both and are left out of the length bias._`,
-        ''
+  for (const p of judge.position) {
+    if (p.scorings === 0) continue
+    items.push([
+      words(
+        `Position consistency, ${sideWords(p.side)}: ${percent(p.consistent ?? 0)} of ${p.scorings} scorings give the same verdict with the answers in either order.`
       )
+    ])
   }
+  if (items.length > 0) out.push(list(...items))
   return out
+}
+
+/** Length bias: per slice, how the score's change follows the length's change. */
+function lengthBiasBlocks(judge: JudgeResult): Block[] {
+  const lb = judge.lengthBias
+  if (lb === null) return []
+  const rows = lb.slices.map((s) =>
+    row(
+      text(s.slice.length === 0 ? 'all queries' : label(s.slice)),
+      String(s.n),
+      num(s.spearman),
+      num(s.pearson),
+      s.slope === null ? 'undefined' : fixed(s.slope, 6)
+    )
+  )
+  const out: Block[] = [
+    paragraph(
+      strong(words('Length bias')),
+      words(': per query, the change of '),
+      text(lb.score),
+      words(' against the change of '),
+      text(lb.length),
+      words(' (candidate - baseline); a positive rho means longer answers scored higher:')
+    ),
+    table(cells('Slice', 'Queries', 'Spearman rho', 'Pearson r', 'Slope (score per unit of length)'), rows)
+  ]
+  if (lb.withoutLength > 0)
+    out.push(
+      paragraph(
+        em(
+          words(`${lb.withoutLength} paired queries have no `),
+          text(lb.length),
+          words(' on one side or both and are left out of the length bias.')
+        )
+      )
+    )
+  return out
+}
+
+/** The judge part of the Trust section (Markdown lines), empty without `judge` rules. */
+export function judgeBody(judge: JudgeResult | null | undefined): Block[] {
+  if (judge === null || judge === undefined) return []
+  return [...anchorBlocks(judge), ...lengthBiasBlocks(judge)]
 }
 
 /** The `judge` field of the JSON report (snake_case, fixed order; null statistics are undefined ones). */

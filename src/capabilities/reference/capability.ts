@@ -138,7 +138,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       guards: [],
       summary,
       parts: {
-        markdown: { afterFindings: ({ result }) => budgetSection(result, summary) },
+        blocks: { afterFindings: ({ result }) => budgetSection(result, summary) },
         text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain) },
         json: ({ result, num }) => ['budgets', budgetsJson(result, summary, num)],
         unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num)

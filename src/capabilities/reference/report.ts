@@ -4,7 +4,7 @@ import type { CheckResult, UnitResult } from '../../decide/evaluate.js'
 import type { ReferenceProvenance } from '../../model/provenance.js'
 import { lookConfidence, type BudgetLooks } from './budget.js'
 import { confidenceLabel } from '../../report/format.js'
-import { inline } from '../../report/escape.js'
+import { code, paragraph, strong, text, words, type Block, type Inline } from '../../model/document.js'
 import { formatAge } from '../../report/provenance.js'
 import { budgetWords, sliceLabel } from '../../report/words.js'
 
@@ -63,23 +63,44 @@ function budgeted(result: GateResult): BudgetedUnit[] {
  * **recall does not drop** (all queries): 0.8 of 1.0 points used since v1.4 (95% interval of the drop 0.3 to
  * 1.3 points, 400 queries)". Empty when the rules name no reference. A `### ` section (fit.ts keeps it whole).
  */
-export function budgetSection(result: GateResult, ref: ReferenceSummary): string[] {
-  const out = [`### Regression budget since ${inline(ref.label, 100)}`, '']
-  out.push(
-    `Reference ${inline(ref.label, 100)}: ${referenceSource(result.provenance?.reference, ref.file)}; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`
-  )
-  if (ref.snapshot !== null) out.push(`Snapshot: ${inline(ref.snapshot, 400)}.`)
-  out.push('')
+export function budgetSection(result: GateResult, ref: ReferenceSummary): Block[] {
+  const lead: Inline[] = [
+    [
+      words('Reference '),
+      text(ref.label, 100),
+      words(': '),
+      ...referenceSource(result.provenance?.reference, ref.file),
+      words(
+        `; ${ref.rows} rows, paired with the candidate on the exam's queries and slices with the same statistics (same resampling plan) as the gated checks.`
+      )
+    ]
+  ]
+  if (ref.snapshot !== null) lead.push([words('Snapshot: '), text(ref.snapshot, 400), words('.')])
+  const items: Inline[] = []
   for (const { check, unit } of budgeted(result)) {
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
     const budget = check.rule.budget
-    const rel = budget?.relative ? ` (budget ${inline(budget.text, 12)} of the reference mean)` : ''
-    out.push(
-      `- ${WORD[unit.budget.status]} **${inline(check.rule.name)}** (${inline(sliceLabel(unit.slice))}): ${inline(budgetWords(unit, metric), 600)}${rel}.`
-    )
+    const rel: Inline = budget?.relative
+      ? [words(' (budget '), text(budget.text, 12), words(' of the reference mean)')]
+      : []
+    items.push([
+      words(`${WORD[unit.budget.status]} `),
+      strong(text(check.rule.name)),
+      words(' ('),
+      text(sliceLabel(unit.slice)),
+      words('): '),
+      text(budgetWords(unit, metric), 600),
+      ...rel,
+      words('.')
+    ])
   }
-  out.push('', inline(budgetLooksSentence(ref), 600), '')
-  return out
+  return [
+    { kind: 'headline', level: 3, spans: [words('Regression budget since '), text(ref.label, 100)] },
+    { kind: 'paragraph', lines: lead },
+    // Always a list, even an empty one: the Markdown keeps its blank line, the page draws nothing.
+    { kind: 'list', items: items.map((spans) => ({ spans })) },
+    paragraph(text(budgetLooksSentence(ref), 600))
+  ]
 }
 
 /** The same lines for the terminal report (plain text, no Markdown). */
@@ -100,16 +121,26 @@ export function budgetTextLines(
 }
 
 /** "eval/release/rows.csv at tag v1.4 (commit `0123456789ab`, 2026-10-01, 61 d 2 h before this run)". */
-function referenceSource(p: ReferenceProvenance | undefined, file: string): string {
-  if (p === undefined) return `file ${inline(file, 200)}`
+function referenceSource(p: ReferenceProvenance | undefined, file: string): Inline {
+  if (p === undefined) return [words('file '), text(file, 200)]
   const age = p.ageSeconds === undefined ? '' : `, ${formatAge(p.ageSeconds)} before this run`
-  const date = p.date === undefined ? '' : `, ${inline(p.date, 40)}`
-  const commit = p.commit === undefined ? '' : `commit \`${inline(p.commit.slice(0, 12), 12)}\``
-  if (p.from === 'artifact' && p.artifact) {
-    return `artifact “${inline(p.artifact.name, 100)}” (${inline(p.file, 200)}) from run [${p.artifact.runId}](${encodeURI(p.artifact.runUrl)}), ${commit}${date}${age}`
-  }
-  if (p.from === 'ref') return `${inline(p.file, 200)} at ${inline(p.ref ?? '', 100)} (${commit}${date}${age})`
-  return `file ${inline(p.file, 200)}`
+  const date: Inline = p.date === undefined ? [] : [words(', '), text(p.date, 40)]
+  const commit: Inline = p.commit === undefined ? [] : [words('commit '), code(p.commit.slice(0, 12), 12)]
+  const when: Inline = [...commit, ...date, ...(age === '' ? [] : [words(age)])]
+  if (p.from === 'artifact' && p.artifact)
+    return [
+      words('artifact “'),
+      text(p.artifact.name, 100),
+      words('” ('),
+      text(p.file, 200),
+      words(') from run '),
+      { kind: 'link', href: encodeURI(p.artifact.runUrl), spans: [words(String(p.artifact.runId))] },
+      words(', '),
+      ...when
+    ]
+  if (p.from === 'ref')
+    return [text(p.file, 200), words(' at '), text(p.ref ?? '', 100), words(' ('), ...when, words(')')]
+  return [words('file '), text(p.file, 200)]
 }
 
 /** A budgeted unit's `budget` key in the JSON report (the same figures as `budgets`). */

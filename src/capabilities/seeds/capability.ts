@@ -1,7 +1,8 @@
+import { em, text } from '../../model/document.js'
 import type { SeedSides } from '../../align/seeds.js'
 import type { StatisticsRules } from '../../config/types.js'
 import { SECTION_TITLES } from '../../report/sections.js'
-import { inline, plain } from '../../report/escape.js'
+import { plain } from '../../report/escape.js'
 import { seedSentences, seedsBody, seedsJson } from './report.js'
 import { seedRules, withSeeds, type SeedsSummary } from './stats.js'
 import type { Capability } from '../contract.js'
@@ -47,8 +48,10 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
       guards: [],
       summary,
       parts: {
-        markdown: {
-          underChecks: ({ result }) => seedSentences(result, summary).map((t) => `_${inline(t, 600)}_`)
+        blocks: {
+          underChecks: ({ result }) => [
+            { kind: 'paragraph', lines: seedSentences(result, summary).map((t) => [em(text(t, 600))]) }
+          ]
         },
         sections: ({ result }) => [{ id: 'seeds', title: SECTION_TITLES.seeds, body: seedsBody(summary, result) }],
         ...(summary.twoLevel

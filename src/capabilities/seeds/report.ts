@@ -1,9 +1,8 @@
-import { markdownTable } from 'markdown-table'
 import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import type { SeedMetricSummary, SeedsSummary } from './stats.js'
 import type { SeedSpread } from '../../stats/seed-bootstrap.js'
-import { inline } from '../../report/escape.js'
+import { cells, em, paragraph, row, table, text, words, type Block, type Inline } from '../../model/document.js'
 import { digitsFor, fixed, signed } from '../../report/format.js'
 import { inPoints } from '../../report/words.js'
 
@@ -55,34 +54,32 @@ function withinSpreadSentence(result: GateResult, m: SeedMetricSummary): string 
 }
 
 /** The collapsible section's body: per metric, each side's seed means, their SD and range. */
-export function seedsBody(seeds: SeedsSummary, result: GateResult): string[] {
-  const rows: string[][] = [['Metric', 'Side', 'Seeds', 'Seed means', 'SD', 'Range']]
+export function seedsBody(seeds: SeedsSummary, result: GateResult): Block[] {
+  const rows: Inline[][] = []
   for (const m of seeds.metrics) {
     const d = digitsOf(result, m)
-    const name = inline(metricOf(result, m.metric).name)
-    rows.push([
-      name,
-      'baseline',
-      String(m.baseline.means.length),
-      meansCell(m.baseline, d),
-      sdCell(m.baseline, d),
-      rangeCell(m.baseline, d)
-    ])
-    rows.push([
-      name,
-      'candidate',
-      String(m.candidate.means.length),
-      meansCell(m.candidate, d),
-      sdCell(m.candidate, d),
-      rangeCell(m.candidate, d)
-    ])
+    const name = text(metricOf(result, m.metric).name)
+    for (const [side, s] of [
+      ['baseline', m.baseline],
+      ['candidate', m.candidate]
+    ] as const)
+      rows.push(row(name, side, String(s.means.length), meansCell(s, d), sdCell(s, d), rangeCell(s, d)))
   }
-  const files = (side: string, list: string[]): string => `${side}: ${list.map((f) => inline(f, 120)).join(', ')}`
+  const files = (side: string, list: string[]): Inline => [
+    words(`${side}: `),
+    ...list.flatMap((f, i) => [...(i === 0 ? [] : [words(', ')]), text(f, 120)])
+  ]
   return [
-    markdownTable(rows, { alignDelimiters: false }),
-    '',
-    `_Files (one per seed, in order) · ${files('baseline', seeds.baseline)} · ${files('candidate', seeds.candidate)}._`,
-    ''
+    table(cells('Metric', 'Side', 'Seeds', 'Seed means', 'SD', 'Range'), rows),
+    paragraph(
+      em(
+        words('Files (one per seed, in order) · '),
+        ...files('baseline', seeds.baseline),
+        words(' · '),
+        ...files('candidate', seeds.candidate),
+        words('.')
+      )
+    )
   ]
 }
 

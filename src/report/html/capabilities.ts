@@ -1,14 +1,14 @@
 import { queryDetails, type GateResult } from '../../decide/result.js'
-import { capabilitySections, markdownSlot } from '../slots.js'
+import { capabilitySections, slotBlocks } from '../slots.js'
 import { comparabilityBody } from '../sections.js'
 import type { WrittenFiles } from '../files.js'
-import { markdownToHtml } from './markdown-subset.js'
+import { toHtml } from '../doc/html.js'
 import type { QueryDetails, RankedDoc } from './regressed-table.js'
 
 /**
  * The parts of the page that belong to capabilities (holdout accounting, regression budget, seed replicates,
- * judge anchors, history): each capability's Markdown report parts (src/capabilities/, through report/slots.ts)
- * turned into HTML by markdown-subset.ts, so the page says what the PR comment says, from the same code, and
+ * judge anchors, history): each capability's report blocks (src/capabilities/, through report/slots.ts) drawn
+ * by doc/html.ts, so the page says what the PR comment says, from the same blocks, and
  * html/ names no capability. Every fragment is HTML, already escaped; '' when absent.
  */
 export interface CapabilityParts {
@@ -31,13 +31,13 @@ export interface CapabilityParts {
 /** The capability parts of `result`'s page. */
 export function capabilityParts(result: GateResult, files?: WrittenFiles): CapabilityParts {
   return {
-    head: markdownToHtml(markdownSlot(result, 'head', files)),
-    underChecks: markdownToHtml(markdownSlot(result, 'underChecks', files)),
-    budget: markdownToHtml(markdownSlot(result, 'afterFindings', files), 2),
-    history: markdownToHtml(markdownSlot(result, 'afterPictures', files), 2),
-    comparability: markdownToHtml(comparabilityBody(result)),
-    judge: markdownToHtml(markdownSlot(result, 'trustDetails', files)),
-    sections: capabilitySections(result, files).map((s) => ({ id: s.id, title: s.title, html: markdownToHtml(s.body) }))
+    head: toHtml(slotBlocks(result, 'head', files)),
+    underChecks: toHtml(slotBlocks(result, 'underChecks', files)),
+    budget: toHtml(slotBlocks(result, 'afterFindings', files), 2),
+    history: toHtml(slotBlocks(result, 'afterPictures', files), 2),
+    comparability: toHtml(comparabilityBody(result)),
+    judge: toHtml(slotBlocks(result, 'trustDetails', files)),
+    sections: capabilitySections(result, files).map((s) => ({ id: s.id, title: s.title, html: toHtml(s.body) }))
   }
 }
 

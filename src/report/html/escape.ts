@@ -1,4 +1,4 @@
-import { clean } from '../escape.js'
+import { byWord, clean } from '../escape.js'
 
 /**
  * Untrusted text (query ids and text, slice values, document ids, metric, check and file names) made inert in
@@ -20,4 +20,28 @@ export function entities(s: string): string {
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;')
+}
+
+/**
+ * The status emoji of the Markdown (GitHub draws them from its own images) as text symbols every system font has:
+ * a page that opens from disk cannot count on an emoji font, and a missing one draws an empty box.
+ */
+const SYMBOLS: Array<[RegExp, string]> = [
+  [/✅/g, '✓'],
+  [/❌/g, '✗'],
+  [/⚠️?/g, '⚠'],
+  [/❔/g, '?']
+]
+
+/** Our own words (and clean text) on the page: the status emoji as text symbols, then entity-escaped. */
+export function symbolsText(s: string): string {
+  return entities(SYMBOLS.reduce((t, [re, to]) => t.replace(re, to), s))
+}
+
+/**
+ * Untrusted running text on the page, as the PR comment shows it: cleaned and cut (as {@link esc}), a word
+ * GitHub would link (an @mention, #123, a URL) in `<code>`, the status emoji as symbols, everything escaped.
+ */
+export function inlineText(text: string, max = 80): string {
+  return byWord(clean(text, max), (w) => `<code>${entities(w)}</code>`, symbolsText)
 }

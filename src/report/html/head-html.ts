@@ -2,12 +2,12 @@ import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import type { ReportHead } from '../head.js'
 import { inconclusiveCounting } from '../format.js'
-import { provenanceLines } from '../provenance.js'
+import { provenanceBlocks } from '../provenance.js'
 import { candidateOnlyLine } from '../sections.js'
 import { publishableLine } from '../trust-lines.js'
 import { TOOL_NAME, VERSION } from '../../version.js'
 import { entities, esc } from './escape.js'
-import { inlineHtml, markdownToHtml } from './markdown-subset.js'
+import { spansHtml, toHtml } from '../doc/html.js'
 import { finding } from './sections-html.js'
 
 /**
@@ -40,10 +40,10 @@ export function headHtml(result: GateResult, head: ReportHead, extra: string): s
     const items = head.trust.map((g) => finding(g.status, `trust rule ${g.rule}`, g.reason))
     out.push(`<ul class="findings">${items.join('\n')}</ul>`)
   }
-  if (result.trust) out.push(`<p>${inlineHtml(publishableLine(result.trust))}</p>`)
+  if (result.trust) out.push(`<p>${spansHtml(publishableLine(result.trust))}</p>`)
   if (head.toJudge !== null) out.push(`<p>${esc(head.toJudge, 400)}</p>`)
-  const provenance = provenanceLines(result.provenance)
-  if (provenance.length > 0) out.push(markdownToHtml(provenance))
+  const provenance = provenanceBlocks(result.provenance)
+  if (provenance.length > 0) out.push(toHtml(provenance))
   if (extra !== '') out.push(extra)
   out.push('</header>')
   return out.join('\n')

@@ -16,7 +16,7 @@ import { trustBody } from '../trust-lines.js'
 import { statisticsSentences } from '../words.js'
 import type { CapabilityParts } from './capabilities.js'
 import { esc } from './escape.js'
-import { markdownToHtml } from './markdown-subset.js'
+import { toHtml } from '../doc/html.js'
 import { sliceForests } from './checks-pictures.js'
 import { regressedTable, type RegressedOptions } from './regressed-table.js'
 
@@ -44,14 +44,14 @@ export function finding(status: string, name: string, sentence: string): string 
 
 /** The gated checks: the table, the statistics' sentences, every other unit that did not pass, the details. */
 export function checksBody(result: GateResult, head: ReportHead, parts: CapabilityParts): string {
-  const out: string[] = [markdownToHtml([checksTable(result)])]
+  const out: string[] = [toHtml([checksTable(result)])]
   for (const s of statisticsSentences(result)) out.push(`<p class="note">${esc(s, 600)}</p>`)
   if (parts.underChecks !== '') out.push(parts.underChecks)
   if (head.findings.length > 0) {
     const items = head.findings.map((f) => finding(f.unit.status, f.check.rule.name, f.sentence))
     out.push(`<ul class="findings">${items.join('\n')}</ul>`)
   }
-  out.push(collapsed('check-details', SECTION_TITLES.checkDetails, markdownToHtml([checkDetailsTable(result)])))
+  out.push(collapsed('check-details', SECTION_TITLES.checkDetails, toHtml([checkDetailsTable(result)])))
   return out.join('\n')
 }
 
@@ -64,8 +64,10 @@ export function breakdownBody(result: GateResult): string {
   )
   const none = '<p class="note">No slices are declared in the rules.</p>'
   const rows =
-    slices.shown.length > 0 ? markdownToHtml([comparisonsTable(result, slices.shown), '', slices.note ?? '']) : none
-  return [sliceForests(result), markdownToHtml([comparisonsTable(result, overall)]), rows].join('\n')
+    slices.shown.length > 0
+      ? [toHtml([comparisonsTable(result, slices.shown)]), ...(slices.note ? [toHtml([slices.note])] : [])].join('\n')
+      : none
+  return [sliceForests(result), toHtml([comparisonsTable(result, overall)]), rows].join('\n')
 }
 
 /** The regressed queries: the table (regressed-table.ts) and where the whole regression set is. */
@@ -89,13 +91,13 @@ function nextStepsBody(result: GateResult, files: WrittenFiles | undefined): str
 
 /** The collapsed sections after the regressed queries, in the Markdown report's order. */
 export function detailsBody(result: GateResult, parts: CapabilityParts, files: WrittenFiles | undefined): string {
-  const trust = result.trust ? `${parts.judge}\n${markdownToHtml(trustBody(result.trust))}` : ''
+  const trust = result.trust ? `${parts.judge}\n${toHtml(trustBody(result.trust))}` : ''
   return [
-    collapsed('coverage', SECTION_TITLES.coverage, markdownToHtml(coverageBody(result))),
+    collapsed('coverage', SECTION_TITLES.coverage, toHtml(coverageBody(result))),
     collapsed('comparability', SECTION_TITLES.comparability, parts.comparability),
     collapsed('trust', SECTION_TITLES.trust, trust),
     ...parts.sections.map((s) => collapsed(s.id, s.title, s.html)),
-    collapsed('method', SECTION_TITLES.method, markdownToHtml(methodBody(result))),
+    collapsed('method', SECTION_TITLES.method, toHtml(methodBody(result))),
     collapsed('next', SECTION_TITLES.next, nextStepsBody(result, files))
   ].join('\n')
 }

@@ -1,0 +1,105 @@
+import { markdownTable } from 'markdown-table'
+import { codeText, htmlText, inline } from '../escape.js'
+import { CODE_MAX } from '../../model/document.js'
+import type { Block, Inline, Item, Span } from '../../model/document.js'
+
+/**
+ * The Markdown renderer of the report document (PR comment, job summary): the one place the document's text is
+ * escaped for GitHub Markdown (escape.ts `inline` for untrusted text; `htmlText` inside a `<summary>`, where
+ * GitHub parses no Markdown). Each block is its lines and one blank line, the shape fit.ts cuts at.
+ */
+
+/** A code span whose fence no backtick inside can close. */
+function codeSpan(s: string): string {
+  let longest = 0
+  for (const m of s.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
+  const mark = '`'.repeat(longest + 1)
+  return longest > 0 ? `${mark} ${s} ${mark}` : `${mark}${s}${mark}`
+}
+
+/** One span as Markdown; `cell`: in a table row, where GFM splits at a pipe even inside a code span. */
+function span(s: Span, cell: boolean): string {
+  switch (s.kind) {
+    case 'text':
+      return inline(s.text, s.max)
+    case 'words':
+      return s.text
+    case 'code':
+      return codeSpan(
+        cell ? codeText(s.text, s.max ?? CODE_MAX).replace(/\|/g, '\\|') : codeText(s.text, s.max ?? CODE_MAX)
+      )
+    case 'strong':
+      return `**${spansMarkdown(s.spans, cell)}**`
+    case 'em':
+      return `_${spansMarkdown(s.spans, cell)}_`
+    case 'link':
+      return `[${spansMarkdown(s.spans, cell)}](${s.href})`
+  }
+}
+
+/** A line of spans as Markdown. */
+export function spansMarkdown(spans: Inline, cell = false): string {
+  let out = ''
+  for (const s of spans) out += span(s, cell)
+  return out
+}
+
+/** A `<summary>`'s spans: raw HTML, where GitHub parses no Markdown (untrusted text through htmlText). */
+function summaryHtml(spans: Inline): string {
+  return spans
+    .map((s) =>
+      s.kind === 'text'
+        ? htmlText(s.text, s.max)
+        : s.kind === 'code'
+          ? `<code>${htmlText(s.text, s.max ?? CODE_MAX)}</code>`
+          : s.kind === 'words'
+            ? s.text
+            : summaryHtml(s.spans)
+    )
+    .join('')
+}
+
+/**
+ * A fenced block of Unicode picture lines. The fence is one backtick longer than the longest run of backticks
+ * in the lines, so no name can close it (every line also starts with a word or a space, never a fence).
+ */
+function fence(lines: string[], language: string): string[] {
+  let longest = 0
+  for (const line of lines) for (const m of line.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
+  const mark = '`'.repeat(Math.max(3, longest + 1))
+  return [mark + language, ...lines, mark]
+}
+
+function item(it: Item): string[] {
+  return [`- ${spansMarkdown(it.spans)}`, ...(it.children ?? []).map((c) => `  - ${spansMarkdown(c)}`)]
+}
+
+/** One block as Markdown lines (without the blank line after it). */
+function blockLines(b: Block): string[] {
+  switch (b.kind) {
+    case 'headline':
+      return [`${'#'.repeat(b.level)} ${spansMarkdown(b.spans)}`]
+    case 'paragraph':
+      return b.lines.map((l) => spansMarkdown(l))
+    case 'table': {
+      const rows = [b.head, ...b.rows].map((r) => r.map((c) => spansMarkdown(c, true)))
+      return [markdownTable(rows, { alignDelimiters: false, ...(b.align ? { align: b.align } : {}) })]
+    }
+    case 'figure':
+      return fence(b.lines, b.language)
+    case 'details':
+      return [`<details><summary>${summaryHtml(b.summary)}</summary>`, '', ...toMarkdownLines(b.body), '</details>']
+    case 'list':
+      return [...b.items.flatMap(item), ...(b.more ? [`- and ${b.more} more`] : [])]
+  }
+}
+
+/** The blocks as Markdown lines, each block followed by a blank line. */
+export function toMarkdownLines(blocks: readonly Block[]): string[] {
+  const out: string[] = []
+  for (const b of blocks) {
+    for (const line of blockLines(b)) out.push(line)
+    if (!(b.kind === 'paragraph' && b.tight === true)) out.push('')
+  }
+  return out
+}
