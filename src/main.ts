@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { InputError, isInputError } from './errors.js'
 import type { DecidedBy } from './decide/decided-by.js'
+import type { GateResult } from './decide/result.js'
 import { runGate } from './gate.js'
 import { loadGateInputs, optionalFiles, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
@@ -84,110 +85,154 @@ export async function run(
       : client
     statusRoute = { client: statusClient, ctx, pr, mode: inputs.commitStatus, commentName: inputs.commentName }
 
-    const rulesText = await readRulesText(client, ctx, pr, {
-      file: inputs.rules,
-      from: inputs.rulesFrom,
-      chosenBy: inputs.rulesFromChosenBy,
-      readLocal: (file) => readLocalRules(ctx.workspace, file)
-    })
-    const rules = rulesFromText(rulesText.text, rulesText.file)
-    const warnings: string[] = []
-    const baseline = await resolveBaseline({ client, ctx, pr }, inputs, { env, now: now(), warnings })
-    const tmpRoot = env.RUNNER_TEMP || os.tmpdir()
-    // One input source decides where every input comes from: the exam at the trusted source, answers from the workspace.
-    const source = actionInputSource({
-      client,
-      ctx,
-      pr,
-      rulesFrom: rulesText.provenance.from,
-      rulesFile: rulesText.file,
-      given: (input) => givenFiles(inputs, baseline.file, input),
-      tmpRoot,
-      now: now(),
-      commentName: inputs.commentName,
-      warn
-    })
-    const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
-    const loaded = await loadGateInputs(rules, source, {
-      rowsInput,
-      givenOptions: GIVEN_INPUTS.filter((i) => givenFiles(inputs, baseline.file, i).length > 0)
-    })
-    const fetched = source.provenance()
-    const referenceFrom = fetched.fetched.get('reference rows')
-    const provenance: Provenance = {
-      rules: rulesText.provenance,
-      baseline: baseline.provenance,
-      exam: fetched.exam,
-      warnings,
-      ...(referenceFrom ? { reference: referenceFrom } : {})
-    }
-    const result = { ...runGate(loaded, { threads: defaultThreads(env.RG_THREADS) }), provenance }
-    const verdict = result.decision.verdict
-
-    // The regression set and the to-judge list are always written into report-dir: the report names them.
-    const files = {
-      regressions: path.join(inputs.reportDir, REGRESSIONS_FILE),
-      toJudge: path.join(inputs.reportDir, TO_JUDGE_FILE),
-      html: path.join(inputs.reportDir, HTML_FILE),
-      reportDir: inputs.reportDir
-    }
-    const markdown = toMarkdown(result, { files })
-    await mkdir(inputs.reportDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-      throw new InputError(
-        { key: 'input report-dir' },
-        `cannot create the folder ${inputs.reportDir} (${error.code ?? error.message})`,
-        'name a writable folder (a path inside the workspace or RUNNER_TEMP)'
-      )
-    })
-    const jsonPath = path.join(inputs.reportDir, 'report.json')
-    const markdownPath = path.join(inputs.reportDir, 'report.md')
-    await writeOutput(jsonPath, jsonReportChunks(result))
-    await writeOutput(markdownPath, markdown)
-    await writeOutput(files.html, toHtmlReport(result, { files }))
-    // The regression set: every query that got worse on a gated metric, to keep as a regression suite.
-    await writeOutput(files.regressions, toRegressionsJsonl(result))
-    // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
-    await writeOutput(files.toJudge, toJudgeFile(result))
-    // Push runs keep their JSON report as an artifact, uploaded by the workflow's own actions/upload-artifact step
-    // under this name: the history later pull requests draw (src/github/history.ts, docs/workflows/main-history.yml).
-    const historyArtifact = reportArtifactName(inputs.commentName)
-    if (ctx.eventName === 'push')
-      log.info(
-        `retrieval-gate: for history, upload ${jsonPath} as artifact ${historyArtifact} (outputs report-json and history-artifact)`
-      )
-    core.setOutput('verdict', verdict)
-    core.setOutput('report-json', jsonPath)
-    core.setOutput('history-artifact', historyArtifact)
-    core.setOutput('report-markdown', markdownPath)
-    core.setOutput('report-html', files.html)
-    const whereFull = `the report-markdown file (${markdownPath})`
-
-    const comment = await postComment({ client, ctx, pr }, inputs, { verdict, markdown, whereFull })
-    core.setOutput('comment-status', comment.status)
-    core.setOutput('comment-url', 'url' in comment ? comment.url : '')
-    const status = commentStatusLine(comment)
-    if (comment.status === 'failed')
-      warn(
-        `retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`
-      )
-    else log.info(`retrieval-gate: ${status}`)
-    await publishCommitStatus(statusRoute, { verdict, decision: result.decision }, warn)
-
-    await writeSummary(markdown, comment, whereFull, warn)
-    const failure =
-      verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
-    const annotations = [
-      ...checkAnnotations(result, path.posix.normalize(rulesText.file.replace(/\\/g, '/')).replace(/^\.\//, '')),
-      ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))
-    ]
-    // setFailed writes an error annotation too: it is the step's own reason and keeps its place
-    for (const a of capAnnotations(annotations, whereFull, { ...own, error: own.error + (failure ? 1 : 0) })) emit(a)
-    if (failure) log.setFailed(failure)
-    else log.info('retrieval-gate: pass')
+    const step: Step = { env, now, ctx, inputs, client, pr, warn }
+    const { result, rulesFile, warnings } = await gateFromInputs(step)
+    const written = await writeReports(step, result)
+    await publish(step, { result, rulesFile, warnings, written, statusRoute, own })
   } catch (error) {
     await publishCommitStatus(statusRoute ?? fallbackStatusRoute(env), { verdict: 'error', error }, warn)
     await failWithoutVerdict(error, warn)
   }
+}
+
+/** What one run of the step reads: the environment, the clock, the context, the inputs, the API client, the PR. */
+interface Step {
+  env: Record<string, string | undefined>
+  now: () => Date
+  ctx: GateContext
+  inputs: ActionInputs
+  client: GitHubClient | undefined
+  pr: PullRequestRef | undefined
+  warn: (message: string) => void
+}
+
+/** The rules at the trusted source, the baseline, every input fetched where it must come from, and the gate run. */
+async function gateFromInputs(step: Step): Promise<{ result: GateResult; rulesFile: string; warnings: string[] }> {
+  const { env, now, ctx, inputs, client, pr, warn } = step
+  const rulesText = await readRulesText(client, ctx, pr, {
+    file: inputs.rules,
+    from: inputs.rulesFrom,
+    chosenBy: inputs.rulesFromChosenBy,
+    readLocal: (file) => readLocalRules(ctx.workspace, file)
+  })
+  const rules = rulesFromText(rulesText.text, rulesText.file)
+  const warnings: string[] = []
+  const baseline = await resolveBaseline({ client, ctx, pr }, inputs, { env, now: now(), warnings })
+  const tmpRoot = env.RUNNER_TEMP || os.tmpdir()
+  // One input source decides where every input comes from: the exam at the trusted source, answers from the workspace.
+  const source = actionInputSource({
+    client,
+    ctx,
+    pr,
+    rulesFrom: rulesText.provenance.from,
+    rulesFile: rulesText.file,
+    given: (input) => givenFiles(inputs, baseline.file, input),
+    tmpRoot,
+    now: now(),
+    commentName: inputs.commentName,
+    warn
+  })
+  const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
+  const loaded = await loadGateInputs(rules, source, {
+    rowsInput,
+    givenOptions: GIVEN_INPUTS.filter((i) => givenFiles(inputs, baseline.file, i).length > 0)
+  })
+  const fetched = source.provenance()
+  const referenceFrom = fetched.fetched.get('reference rows')
+  const provenance: Provenance = {
+    rules: rulesText.provenance,
+    baseline: baseline.provenance,
+    exam: fetched.exam,
+    warnings,
+    ...(referenceFrom ? { reference: referenceFrom } : {})
+  }
+  const result = { ...runGate(loaded, { threads: defaultThreads(env.RG_THREADS) }), provenance }
+  return { result, rulesFile: rulesText.file, warnings }
+}
+
+/** The files of report-dir and the step's outputs; the Markdown report and where it is. */
+async function writeReports(step: Step, result: GateResult): Promise<{ markdown: string; whereFull: string }> {
+  const { ctx, inputs } = step
+  const verdict = result.decision.verdict
+  // The regression set and the to-judge list are always written into report-dir: the report names them.
+  const files = {
+    regressions: path.join(inputs.reportDir, REGRESSIONS_FILE),
+    toJudge: path.join(inputs.reportDir, TO_JUDGE_FILE),
+    html: path.join(inputs.reportDir, HTML_FILE),
+    reportDir: inputs.reportDir
+  }
+  const markdown = toMarkdown(result, { files })
+  await mkdir(inputs.reportDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new InputError(
+      { key: 'input report-dir' },
+      `cannot create the folder ${inputs.reportDir} (${error.code ?? error.message})`,
+      'name a writable folder (a path inside the workspace or RUNNER_TEMP)'
+    )
+  })
+  const jsonPath = path.join(inputs.reportDir, 'report.json')
+  const markdownPath = path.join(inputs.reportDir, 'report.md')
+  await writeOutput(jsonPath, jsonReportChunks(result))
+  await writeOutput(markdownPath, markdown)
+  await writeOutput(files.html, toHtmlReport(result, { files }))
+  // The regression set: every query that got worse on a gated metric, to keep as a regression suite.
+  await writeOutput(files.regressions, toRegressionsJsonl(result))
+  // The pooled top-k documents of both systems without a graded judgment, to send for annotation.
+  await writeOutput(files.toJudge, toJudgeFile(result))
+  // Push runs keep their JSON report as an artifact, uploaded by the workflow's own actions/upload-artifact step
+  // under this name: the history later pull requests draw (src/github/history.ts, docs/workflows/main-history.yml).
+  const historyArtifact = reportArtifactName(inputs.commentName)
+  if (ctx.eventName === 'push')
+    log.info(
+      `retrieval-gate: for history, upload ${jsonPath} as artifact ${historyArtifact} (outputs report-json and history-artifact)`
+    )
+  core.setOutput('verdict', verdict)
+  core.setOutput('report-json', jsonPath)
+  core.setOutput('history-artifact', historyArtifact)
+  core.setOutput('report-markdown', markdownPath)
+  core.setOutput('report-html', files.html)
+  const whereFull = `the report-markdown file (${markdownPath})`
+
+  return { markdown, whereFull }
+}
+
+/** The PR comment, the commit status, the job summary, the annotations and the step's result. */
+async function publish(
+  step: Step,
+  at: {
+    result: GateResult
+    rulesFile: string
+    warnings: string[]
+    written: { markdown: string; whereFull: string }
+    statusRoute: StatusRoute
+    own: Required<AnnotationCounts>
+  }
+): Promise<void> {
+  const { ctx, inputs, client, pr, warn } = step
+  const { result, warnings, statusRoute, own } = at
+  const { markdown, whereFull } = at.written
+  const verdict = result.decision.verdict
+  const comment = await postComment({ client, ctx, pr }, inputs, { verdict, markdown, whereFull })
+  core.setOutput('comment-status', comment.status)
+  core.setOutput('comment-url', 'url' in comment ? comment.url : '')
+  const status = commentStatusLine(comment)
+  if (comment.status === 'failed')
+    warn(
+      `retrieval-gate: the PR comment was not written: ${comment.reason}. The verdict is unaffected; the report is in the job summary and ${whereFull}.`
+    )
+  else log.info(`retrieval-gate: ${status}`)
+  await publishCommitStatus(statusRoute, { verdict, decision: result.decision }, warn)
+
+  await writeSummary(markdown, comment, whereFull, warn)
+  const failure =
+    verdict === 'fail' ? `retrieval-gate: fail, decided by ${failureName(result.decision.decidedBy)}` : undefined
+  const annotations = [
+    ...checkAnnotations(result, path.posix.normalize(at.rulesFile.replace(/\\/g, '/')).replace(/^\.\//, '')),
+    ...warnings.map((w): Annotation => ({ kind: 'warning', title: 'retrieval-gate', message: w }))
+  ]
+  // setFailed writes an error annotation too: it is the step's own reason and keeps its place
+  for (const a of capAnnotations(annotations, whereFull, { ...own, error: own.error + (failure ? 1 : 0) })) emit(a)
+  if (failure) log.setFailed(failure)
+  else log.info('retrieval-gate: pass')
 }
 
 /**

@@ -68,89 +68,20 @@ export function actionInputSource(
   const fetched = new Map<string, ReferenceProvenance>()
   // the commits that do not move (a tag's, a full sha) of the inputs read at one, by the rules key that counts looks there
   const fixedCommits = new Map<string, string>()
-  const notFixed = (spec: ExamFileSpec | ExamArtifactSpec, key: string, ref: ResolvedRef): InputError =>
-    new InputError(
-      { file: options.rulesFile, key: spec.fixed },
-      `counts looks on the reference's commit, but ${key} ${quote(spec.ref ?? ref.full)} is ${ref.full}, a branch, whose commit moves with every push: the count would restart`,
-      `name the release by its tag (${key}: refs/tags/v1.4)${spec.kind === 'file' ? ' or a full commit sha' : ''}, or drop ${spec.fixed}`
-    )
   let pastRead: Promise<Records['history']> | undefined
   // The default branch's history, read once per run (the holdout looks and the history section share it).
   const past = (rules: Rules): Promise<Records['history']> => (pastRead ??= readHistory(options, rules))
-  const needClient = (key: string, what: string): GitHubClient => {
-    if (client === undefined)
-      throw new InputError(
-        { file: options.rulesFile, key },
-        `needs github-token to read ${what}`,
-        'pass github-token (contents: read; actions: read for an artifact)'
-      )
-    return client
-  }
+  const state: SourceState = { options, fetched, fixedCommits }
   return {
     examPlace:
       atBase !== undefined && pr !== undefined ? `the PR's base commit ${pr.baseSha.slice(0, 12)}` : 'the workspace',
     async examFile(spec: ExamFileSpec): Promise<FetchedFile> {
       const path = spec.path as string
-      if (spec.ref !== undefined || spec.dated === true) {
-        const c = needClient(spec.key, spec.name)
-        const key = `${spec.key.split('.')[0]}.ref`
-        const where = { file: options.rulesFile, key }
-        const base = pr?.baseSha ?? ctx.sha
-        // without a ref: the base commit as it is (already a commit, not a name to resolve)
-        const ref: ResolvedRef =
-          spec.ref === undefined
-            ? { kind: 'commit', name: base, full: base, sha: base }
-            : await resolveRef(c, ctx, { ref: spec.ref, where, accept: ['branch', 'tag', 'commit'] })
-        const at = {
-          path,
-          ref,
-          written: spec.ref ?? base,
-          ...(spec.ref === undefined ? { shown: 'the base commit' } : {}),
-          key,
-          rulesFile: options.rulesFile,
-          label: labelOf(spec)
-        }
-        if (spec.fixed !== undefined && spec.ref !== undefined) {
-          if (ref.kind === 'branch') throw notFixed(spec, key, ref)
-          fixedCommits.set(spec.fixed, ref.sha)
-        }
-        const got = await readAtRef(c, ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
-        fetched.set(spec.name, got.provenance)
-        return got.file
-      }
+      if (spec.ref !== undefined || spec.dated === true) return examFileAtRef(state, spec)
       if (atBase !== undefined) return atBase.read(path)
       return localFile(path)
     },
-    async examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile> {
-      const c = needClient(spec.key, spec.name)
-      const where = { file: options.rulesFile, key: `${spec.key}.ref` }
-      // the rules' ref (a bare name: the branch or the tag of that name, refused when both exist), else the default branch
-      const ref = await resolveRef(c, ctx, {
-        ref: spec.ref ?? `refs/heads/${ctx.defaultBranch ?? pr?.baseRef ?? 'main'}`,
-        where,
-        accept: ['branch', 'tag']
-      })
-      if (spec.fixed !== undefined) {
-        if (ref.kind !== 'tag') throw notFixed(spec, where.key, ref)
-        fixedCommits.set(spec.fixed, ref.sha)
-      }
-      const from = {
-        artifact: spec.artifact,
-        workflow: spec.workflow,
-        file: spec.file,
-        key: spec.key,
-        rulesFile: options.rulesFile
-      }
-      const got = await trustedArtifact(c, ctx, pr, {
-        ...from,
-        tmpRoot: options.tmpRoot,
-        now: options.now,
-        download: restArtifactDownloader(c, ctx),
-        ref
-      })
-      fetched.set(spec.name, got.provenance)
-      return got.file
-    },
+    examArtifact: (spec: ExamArtifactSpec) => examArtifactOf(state, spec),
     async record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, rules: Rules): Promise<Records[K]> {
       const records: { [N in keyof Records]: () => Promise<Records[N]> } = {
         'holdout-looks': () => looks(options, rules, past),
@@ -171,6 +102,103 @@ export function actionInputSource(
     given: (spec: GivenSpec) => options.given(spec.input),
     provenance: () => ({ exam: atBase?.provenance(), fetched })
   }
+}
+
+/** What the exam reads share: the options, the provenance of what was fetched, the fixed commits by rules key. */
+interface SourceState {
+  options: ActionSourceOptions
+  fetched: Map<string, ReferenceProvenance>
+  /** The commits that do not move (a tag's, a full sha) of the inputs read at one, by the rules key that counts looks there. */
+  fixedCommits: Map<string, string>
+}
+
+function needClient(state: SourceState, key: string, what: string): GitHubClient {
+  if (state.options.client === undefined)
+    throw new InputError(
+      { file: state.options.rulesFile, key },
+      `needs github-token to read ${what}`,
+      'pass github-token (contents: read; actions: read for an artifact)'
+    )
+  return state.options.client
+}
+
+/** A ledger of looks kept on a branch, whose commit moves with every push: refused at the rules key. */
+function notFixed(
+  state: SourceState,
+  at: { spec: ExamFileSpec | ExamArtifactSpec; key: string; ref: ResolvedRef }
+): InputError {
+  const { spec, key, ref } = at
+  return new InputError(
+    { file: state.options.rulesFile, key: spec.fixed },
+    `counts looks on the reference's commit, but ${key} ${quote(spec.ref ?? ref.full)} is ${ref.full}, a branch, whose commit moves with every push: the count would restart`,
+    `name the release by its tag (${key}: refs/tags/v1.4)${spec.kind === 'file' ? ' or a full commit sha' : ''}, or drop ${spec.fixed}`
+  )
+}
+
+/** An exam file read at the rules' ref (a branch, tag or commit) or, dated, at the base commit. */
+async function examFileAtRef(state: SourceState, spec: ExamFileSpec): Promise<FetchedFile> {
+  const { options } = state
+  const { ctx, pr } = options
+  const path = spec.path as string
+  const c = needClient(state, spec.key, spec.name)
+  const key = `${spec.key.split('.')[0]}.ref`
+  const where = { file: options.rulesFile, key }
+  const base = pr?.baseSha ?? ctx.sha
+  // without a ref: the base commit as it is (already a commit, not a name to resolve)
+  const ref: ResolvedRef =
+    spec.ref === undefined
+      ? { kind: 'commit', name: base, full: base, sha: base }
+      : await resolveRef(c, ctx, { ref: spec.ref, where, accept: ['branch', 'tag', 'commit'] })
+  const at = {
+    path,
+    ref,
+    written: spec.ref ?? base,
+    ...(spec.ref === undefined ? { shown: 'the base commit' } : {}),
+    key,
+    rulesFile: options.rulesFile,
+    label: labelOf(spec)
+  }
+  if (spec.fixed !== undefined && spec.ref !== undefined) {
+    if (ref.kind === 'branch') throw notFixed(state, { spec, key, ref })
+    state.fixedCommits.set(spec.fixed, ref.sha)
+  }
+  const got = await readAtRef(c, ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
+  state.fetched.set(spec.name, got.provenance)
+  return got.file
+}
+
+/** An exam artifact from a trusted push run on the rules' ref (else the default branch). */
+async function examArtifactOf(state: SourceState, spec: ExamArtifactSpec): Promise<FetchedFile> {
+  const { options } = state
+  const { ctx, pr } = options
+  const c = needClient(state, spec.key, spec.name)
+  const where = { file: options.rulesFile, key: `${spec.key}.ref` }
+  // the rules' ref (a bare name: the branch or the tag of that name, refused when both exist), else the default branch
+  const ref = await resolveRef(c, ctx, {
+    ref: spec.ref ?? `refs/heads/${ctx.defaultBranch ?? pr?.baseRef ?? 'main'}`,
+    where,
+    accept: ['branch', 'tag']
+  })
+  if (spec.fixed !== undefined) {
+    if (ref.kind !== 'tag') throw notFixed(state, { spec, key: where.key, ref })
+    state.fixedCommits.set(spec.fixed, ref.sha)
+  }
+  const from = {
+    artifact: spec.artifact,
+    workflow: spec.workflow,
+    file: spec.file,
+    key: spec.key,
+    rulesFile: options.rulesFile
+  }
+  const got = await trustedArtifact(c, ctx, pr, {
+    ...from,
+    tmpRoot: options.tmpRoot,
+    now: options.now,
+    download: restArtifactDownloader(c, ctx),
+    ref
+  })
+  state.fetched.set(spec.name, got.provenance)
+  return got.file
 }
 
 /** This run's page (the target of the ledger's statuses), when the run id is known. */
