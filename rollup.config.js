@@ -10,8 +10,8 @@ import { licenseInventory } from './scripts/licenses.js'
 /**
  * Our TypeScript, transpiled file by file with esbuild (tsconfig has isolatedModules, so no file needs another's
  * types): about a second, where the type-checking TypeScript plugin took most of a 40-50 s build. Types are checked by
- * `npm run typecheck` (in `npm run check` and CI), not here. esbuild drops the comments from the bundle only (the
- * sources keep them) and is deterministic: the same sources give the same bytes.
+ * `npm run typecheck` (in `npm run check` and CI), not here. esbuild drops the comments and folds the syntax (names
+ * kept) in the bundle only (the sources keep them) and is deterministic: the same sources give the same bytes.
  */
 const transpile = () => ({
   name: 'transpile-typescript',
@@ -28,7 +28,8 @@ const transpile = () => ({
       target: 'es2022',
       sourcefile: id,
       legalComments: 'none',
-      minifyWhitespace: true
+      minifyWhitespace: true,
+      minifySyntax: true
     })
     return { code: out.code, map: null }
   }
