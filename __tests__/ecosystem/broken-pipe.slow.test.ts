@@ -2,7 +2,7 @@
  * `retrieval-gate gate ... | head` end to end: the CLI bundled from the sources (rollup, as `npm run bundle` does,
  * into a temporary copy so the tracked dist/ is untouched) writes the JSON report into a pipe that `head` closes
  * after three lines. It must not die on EPIPE with a stack trace, and its exit code is the verdict's (the example is built
- * to fail: 1). Slow: the bundle takes about 20 s. The writer itself is unit-tested in broken-pipe.test.ts.
+ * to fail: 1). Slow: it bundles (a few seconds) and runs the CLI. The writer itself is unit-tested in broken-pipe.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
@@ -15,7 +15,7 @@ let dir = ''
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'rg-pipe-'))
-  for (const f of ['src', 'rollup.config.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])
+  for (const f of ['src', 'scripts', 'rollup.config.js', 'tsconfig.json', 'tsconfig.build.json', 'package.json'])
     cpSync(path.join(root, f), path.join(dir, f), { recursive: true })
   symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
   writeFileSync(
