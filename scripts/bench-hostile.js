@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { opt, writeLines } from './bench-common.js'
+import { opt, writeLines, recordOutput } from './bench-common.js'
 import {
   bigFooterTable,
   bigPageHeaderTable,
@@ -27,6 +27,8 @@ import {
   nestedSchemaFile,
   rleRunTable
 } from './hostile-parquet.js'
+
+recordOutput('bench-hostile.js')
 
 const cli = opt('--cli', undefined)
 if (!cli) throw new Error('--cli path/to/cli.js is required')
@@ -284,7 +286,7 @@ for (const [name, what, setup] of CASES) {
     .replaceAll(dir + '/', '')
     .replaceAll('|', '\\|')
     .slice(0, 140)
-  process.stdout.write(
-    `| ${name}: ${what} | ${r.code} | ${r.wall.toFixed(1)} s | ${r.peak === null ? '—' : `${Math.round(r.peak)} MB`} | ${msg} |\n`
+  console.log(
+    `| ${name}: ${what} | ${r.code} | ${r.wall.toFixed(1)} s | ${r.peak === null ? '—' : `${Math.round(r.peak)} MB`} | ${msg} |`
   )
 }

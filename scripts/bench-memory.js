@@ -20,7 +20,9 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ParquetWriter, fileWriter, parquetWriteFile } from 'hyparquet-writer'
-import { opt, rng, root, writeLines } from './bench-common.js'
+import { opt, rng, root, writeLines, recordOutput } from './bench-common.js'
+
+recordOutput('bench-memory.js')
 
 const GB = Number(opt('--gb', 1))
 const data = join(root, 'bench-data')

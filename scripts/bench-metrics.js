@@ -14,7 +14,9 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { best as bestOf, measure, opt, rng, root } from './bench-common.js'
+import { best as bestOf, measure, opt, rng, root, recordOutput } from './bench-common.js'
+
+recordOutput('bench-metrics.js')
 
 const QUERIES = Number(opt('--queries', 7000))
 const DOCS = Number(opt('--docs', 1000))

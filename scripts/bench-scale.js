@@ -29,7 +29,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { measure, opt, rng, root, scipyBootstrapScript, writeLines } from './bench-common.js'
+import { measure, opt, rng, root, scipyBootstrapScript, writeLines, recordOutput } from './bench-common.js'
+
+recordOutput('bench-scale.js')
 
 const RUNS = Number(opt('--runs', 3))
 const RESAMPLES = Number(opt('--resamples', 10000))

@@ -17,7 +17,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { best as bestOf, opt, rng, root, scipyBootstrapScript } from './bench-common.js'
+import { best as bestOf, opt, rng, root, scipyBootstrapScript, recordOutput } from './bench-common.js'
+
+recordOutput('bench-stats.js')
 
 const QUERIES = Number(opt('--queries', 7000))
 const RESAMPLES = Number(opt('--resamples', 10000))
