@@ -115,7 +115,7 @@ describe('the report renderers escape every untrusted span at render time', () =
     const result = hostileScenario()
     for (const color of [false, true]) {
       const out = toText(result, { color })
-      const bare = out.replace(/\u001b\[(?:0|1|2|31|32|33)m/g, '')
+      const bare = out.replace(/\u001b\[(?:1|2|22|31|32|33|39)m/g, '')
       for (const line of bare.split('\n')) expect(line).not.toMatch(TERMINAL_UNSAFE)
       // Colour adds no line: the coloured report is the plain one with its SGR codes.
       expect(bare).toBe(toText(result, { color: false }))

@@ -33,8 +33,18 @@ export interface TextOptions {
 /** Regressed queries the terminal report lists. */
 const TOP = 5
 
-const CODES: Record<Tone | 'bold' | 'dim', number> = { fail: 31, pass: 32, inconclusive: 33, bold: 1, dim: 2 }
-const ansi: Paint = (tone, s) => `\u001b[${CODES[tone]}m${s}\u001b[0m`
+/**
+ * SGR codes: each style on, and its own off (22 ends bold and dim, 39 the colour), so a status word inside the bold
+ * verdict line leaves the rest of the line bold.
+ */
+const CODES: Record<Tone | 'bold' | 'dim', [number, number]> = {
+  fail: [31, 39],
+  pass: [32, 39],
+  inconclusive: [33, 39],
+  bold: [1, 22],
+  dim: [2, 22]
+}
+const ansi: Paint = (tone, s) => `\u001b[${CODES[tone][0]}m${s}\u001b[${CODES[tone][1]}m`
 /** A status as the terminal shows it: PASS, FAIL, INCONCLUSIVE, in its colour. */
 const statusWord = (status: string): Inline => (status === '' ? [] : [toned(status.toUpperCase(), status as Tone)])
 
