@@ -141,10 +141,10 @@ describe('a series of PRs that each pass alone', () => {
     )
   })
 
-  test('the terminal report lists the budget lines', async () => {
+  test('the terminal report draws the budget section (the same blocks as the Markdown one)', async () => {
     const r = await gate(3, RULES(), rows(release), ['--format', 'text'])
     expect(r.stdout).toMatch(
-      /Regression budget since v1\.4 \(.*ref\.jsonl\):\n {2}FAIL recall does not drop \(all queries\): 1\.2 of 1\.0 points used since v1\.4/
+      /Regression budget since v1\.4\n {2}Reference v1\.4: file .*ref\.jsonl;[^\n]*\n\n {2}- ❌ budget exceeded recall does not drop \(all queries\): 1\.2 of 1\.0 points used since v1\.4/
     )
   })
 })

@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals'
-import { code, em, strong, text, words, type Block } from '../../src/model/document.js'
+import { code, em, strong, text, toned, words, type Block } from '../../src/model/document.js'
 import { toHtml } from '../../src/report/doc/html.js'
 import { toMarkdownLines } from '../../src/report/doc/markdown.js'
-import { toTextLines } from '../../src/report/doc/text.js'
+import { toText } from '../../src/report/text.js'
+import { hostileScenario } from '../report/scenarios.js'
+import { terminalText, toTextLines, type Paint } from '../../src/report/doc/text.js'
 
 /** Strings a pull request controls, aimed at each output's syntax. */
 const HOSTILE = [
@@ -13,7 +15,10 @@ const HOSTILE = [
   '**bold** _em_ `code` [link](javascript:alert(1)) ~~s~~ $x$ \\',
   '\u001b[31mred\u001b[0m \u202eevil\u202c \u0007',
   '"quoted" \'single\' & ampersand',
-  '::error::planted'
+  '::error::planted',
+  '\u009b31m8-bit CSI\u009b0m \u001b]52;c;ZXZpbA==\u0007 \u001b]8;;https://evil.example\u001b\\link\u001b]8;;\u001b\\',
+  'line one\r\nline two\u2028three\u0085four\tfive',
+  '\u2066isolate\u2069 \u200fmark\u200e \u061cletter \ufeffbom'
 ]
 
 function doc(s: string): Block[] {
@@ -54,9 +59,49 @@ describe('the report renderers escape every untrusted span at render time', () =
     for (const r of rows) expect(r.replace(/\\\|/g, '').split('|')).toHaveLength(4)
   })
 
-  it.each(HOSTILE)('text: no control character or bidi override from %j', (s) => {
+  /** What a terminal must never get raw: C0 and C1 controls (ESC, CSI, BEL, CR, LF, tab) and bidi controls. */
+  const TERMINAL_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/
+
+  it.each(HOSTILE)('text: no control character, ESC sequence or bidi override from %j', (s) => {
     const lines = toTextLines(doc(s))
-    for (const l of lines) expect(l).not.toMatch(/[\u0000-\u001f\u007f\u202a-\u202e]/)
+    for (const l of lines) expect(l).not.toMatch(TERMINAL_UNSAFE)
+    expect(terminalText(s)).not.toMatch(TERMINAL_UNSAFE)
+  })
+
+  it.each(HOSTILE)('text: a planted line break adds no line and no table row from %j', (s) => {
+    // The same document with a harmless string has as many lines: nothing from the input starts a line.
+    expect(toTextLines(doc(s))).toHaveLength(toTextLines(doc('x')).length)
+  })
+
+  it.each(HOSTILE)('text in colour: the only escape sequences are the colours the renderer adds, from %j', (s) => {
+    const paint: Paint = (tone, t) => `\u001b[${tone === 'bold' ? 1 : 2}m${t}\u001b[0m`
+    const lines = toTextLines(
+      [...doc(s), { kind: 'paragraph', lines: [[toned('PASS', 'pass'), text(s)]] }],
+      '  ',
+      paint
+    )
+    for (const l of lines) expect(l.replace(/\u001b\[[012]m/g, '')).not.toMatch(TERMINAL_UNSAFE)
+  })
+
+  it('text: every block kind drawn without Markdown syntax', () => {
+    const lines = toTextLines([
+      { kind: 'headline', level: 2, spans: [words('Head')] },
+      { kind: 'table', head: [[words('a')], [words('bb')]], rows: [[[words('ccc')], [words('d')]]], align: ['l', 'r'] },
+      { kind: 'details', summary: [words('Section')], body: [{ kind: 'paragraph', lines: [[strong(words('body'))]] }] },
+      { kind: 'list', items: [{ spans: [em(words('one'))], children: [[code('two')]] }], more: 3 }
+    ])
+    expect(lines).toEqual([
+      'Head',
+      '  a    bb',
+      '  ccc   d',
+      '',
+      'Section',
+      '  body',
+      '',
+      '  - one',
+      '      two',
+      '  - and 3 more'
+    ])
   })
 
   it('cuts untrusted text at its span length in every output', () => {
@@ -64,5 +109,16 @@ describe('the report renderers escape every untrusted span at render time', () =
     expect(toMarkdownLines(long)[0]).toBe('xxxxxxxxx…')
     expect(toHtml(long)).toBe('<p>xxxxxxxxx…</p>')
     expect(toTextLines(long, '')[0]).toBe('xxxxxxxxx…')
+  })
+
+  it('the terminal report of hostile names, in colour: only its own colour codes, no planted line', () => {
+    const result = hostileScenario()
+    for (const color of [false, true]) {
+      const out = toText(result, { color })
+      const bare = out.replace(/\u001b\[(?:1|2|22|31|32|33|39)m/g, '')
+      for (const line of bare.split('\n')) expect(line).not.toMatch(TERMINAL_UNSAFE)
+      // Colour adds no line: the coloured report is the plain one with its SGR codes.
+      expect(bare).toBe(toText(result, { color: false }))
+    }
   })
 })

@@ -2,7 +2,8 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { MetricRule } from '../../src/config/types.js'
-import { clean, htmlText, inline, plain } from '../../src/report/escape.js'
+import { clean, htmlText, inline } from '../../src/report/escape.js'
+import { terminalText } from '../../src/report/doc/text.js'
 import { histogram, niceStep } from '../../src/report/histogram.js'
 import { metricFamily } from '../../src/report/metric-family.js'
 import { nextSteps } from '../../src/report/next-steps.js'
@@ -54,7 +55,7 @@ describe('escape', () => {
     expect(clean('a\u202eb\u2066c\u2069\u0007\u001b[31md\r\ne\tf')).toBe('abc[31md e f')
     expect(clean('x'.repeat(100), 10)).toBe('xxxxxxxxx…')
     expect(clean('😀'.repeat(20), 5)).toBe('😀😀😀😀…')
-    expect(plain('\u001b]52;c;ZXZpbA==\u0007ok')).toBe(']52;c;ZXZpbA==ok')
+    expect(terminalText('\u001b]52;c;ZXZpbA==\u0007ok')).toBe(']52;c;ZXZpbA==ok')
   })
   it('leaves "p < 0.050" and "a > b" as typed (the raw Markdown reads as rendered), and entity-escapes every < or > that could be HTML', () => {
     expect(inline('with p < 0.050, and a > b')).toBe('with p < 0.050, and a > b')

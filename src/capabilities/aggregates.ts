@@ -217,7 +217,6 @@ function refuseEmptyWhere(rules: Rules, stats: StatsEngine): void {
 /** The report's words for the aggregates: where they came from, and what a report from them cannot show. */
 function aggregatesOutcome(aggregates: Aggregates): CapabilityOutcome {
   const rest = ` The statistics are the rows' own (docs/scale.md); per-query lists (the regressed queries, the pictures of the differences) need the rows.`
-  const sentence = `Read from warehouse aggregates: ${aggregates.source}.${rest}`
   return {
     name: 'aggregates',
     guards: [],
@@ -228,7 +227,6 @@ function aggregatesOutcome(aggregates: Aggregates): CapabilityOutcome {
           paragraph(em(words('Read from warehouse aggregates: '), text(aggregates.source, 400), words(`.${rest}`)))
         ]
       },
-      text: { head: () => [sentence] },
       json: () => ['aggregates', { source: aggregates.source, shards: aggregates.shards, per_query: false }]
     }
   }

@@ -72,8 +72,8 @@ export interface WrittenFiles {
   toJudge?: string
 }
 
-/** Where in the Markdown report a capability's lines go (src/report/markdown.ts places the slots). */
-export type MarkdownSlot =
+/** Where in the report a capability's blocks go (src/report/markdown.ts and text.ts place the slots). */
+export type ReportSlot =
   /** Under the verdict, after provenance (the holdout's looks). */
   | 'head'
   /** Under the gated checks table, beside the statistics sentences (seeds). */
@@ -85,9 +85,6 @@ export type MarkdownSlot =
   /** Lines at the top of the collapsible Trust section (the judge). */
   | 'trustDetails'
 
-/** Where in the terminal report a capability's (plain) lines go. */
-export type TextSlot = 'head' | 'underChecks' | 'afterFindings'
-
 /** What a renderer passes to a capability's parts. */
 export interface RenderContext {
   result: GateResult
@@ -97,18 +94,17 @@ export interface RenderContext {
 }
 
 /**
- * A capability's report parts: blocks (src/model/document.ts) that the Markdown and HTML renderers escape, and
- * terminal lines made safe with plain() (src/report/escape.ts). Every part is optional: without it, nothing is there.
+ * A capability's report parts: blocks (src/model/document.ts) that the Markdown, HTML and terminal renderers
+ * escape, each its own way. Every part is optional: without it, nothing is there.
  */
 export interface RenderParts {
-  /** Its blocks for a slot (src/model/document.ts): the Markdown report and the HTML page draw them alike. */
-  blocks?: Partial<Record<MarkdownSlot, (ctx: RenderContext) => Block[]>>
+  /** Its blocks for a slot (src/model/document.ts): the Markdown report, the HTML page and the terminal draw them alike. */
+  blocks?: Partial<Record<ReportSlot, (ctx: RenderContext) => Block[]>>
   /**
    * Collapsed sections of its own after Trust (seeds): a title (plain words, HTML-safe) and a body of blocks.
    * Markdown wraps each in `<details>`, the HTML page in its own collapsed section.
    */
   sections?: (ctx: RenderContext) => Array<{ id: string; title: string; body: Block[] }>
-  text?: Partial<Record<TextSlot, (ctx: RenderContext) => string[]>>
   /**
    * Rows of the Method table it states (setting, value), each replacing the core's row of that setting (seeds: how
    * many training runs the intervals cover). Values are Markdown, already escaped.

@@ -11,11 +11,17 @@
  */
 export type Span =
   | { kind: 'text'; text: string; max?: number }
-  | { kind: 'words'; text: string }
+  | { kind: 'words'; text: string; tone?: Tone }
   | { kind: 'code'; text: string; max?: number }
   | { kind: 'strong'; spans: Span[] }
   | { kind: 'em'; spans: Span[] }
   | { kind: 'link'; href: string; spans: Span[] }
+
+/**
+ * How a terminal may colour the report's own words (a status: pass green, fail red, inconclusive yellow); the
+ * Markdown and HTML renderers show the words alone.
+ */
+export type Tone = 'pass' | 'fail' | 'inconclusive'
 
 /** Longest code span before it is cut (a sha256 is 64). */
 export const CODE_MAX = 200
@@ -50,6 +56,8 @@ export const text = (s: string, max?: number): Span =>
   max === undefined ? { kind: 'text', text: s } : { kind: 'text', text: s, max }
 /** The report's own words. */
 export const words = (s: string): Span => ({ kind: 'words', text: s })
+/** The report's own words in a tone (a status word a terminal colours). */
+export const toned = (s: string, tone: Tone): Span => ({ kind: 'words', text: s, tone })
 /** Code-like text (a rules key, a digest), cleaned and cut at `max` (200 unless told) like any text. */
 export const code = (s: string, max?: number): Span =>
   max === undefined ? { kind: 'code', text: s } : { kind: 'code', text: s, max }

@@ -1,9 +1,9 @@
 /**
  * Untrusted text (query ids, query text, slice values, attribute names, metric and check names, file names:
  * in a pull request they come from the PR) made inert for each place a report puts it. One function per
- * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a terminal
- * line. (Pictures take no escaping of their own: the Unicode ones sit in code blocks, which parse nothing, and
- * the Mermaid one carries no name from the inputs.)
+ * context, because what is safe differs: a Markdown table cell, raw HTML (inside `<summary>`), a code block (the
+ * terminal's is doc/text.ts `terminalText`, on {@link clean}). (Pictures take no escaping of their own: the Unicode
+ * ones sit in code blocks, which parse nothing, and the Mermaid one carries no name from the inputs.)
  */
 
 /** Longest untrusted text a table cell shows before it is cut with an ellipsis. */
@@ -121,12 +121,4 @@ export function htmlText(text: string, max = MAX_CELL): string {
  */
 export function codeText(text: string, max = MAX_CELL): string {
   return clean(text, max).replace(/<!--/g, '<!- -')
-}
-
-/**
- * Untrusted text for a terminal: control characters (ESC sequences could rewrite the screen or the
- * clipboard) and bidi overrides removed, line breaks folded, cut at `max` code points.
- */
-export function plain(text: string, max = MAX_CELL): string {
-  return clean(text, max)
 }

@@ -135,21 +135,7 @@ function checksSection(out: Block[], result: GateResult, head: ReportHead, files
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])
   pushAll(out, slotBlocks(result, 'underChecks', files))
-  const blocks: Block[] = []
-  // Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes, here too.
-  const notes = gatedNotes(result)
-  if (notes.length > 0)
-    blocks.push(
-      paragraph(words('Notes on the intervals of the gated checks:')),
-      list(
-        ...notes.map((n) => [
-          words(`check ${n.check.rule.index + 1} (`),
-          text(slicesList(n.slices), 300),
-          words('): '),
-          text(n.note, 400)
-        ])
-      )
-    )
+  const blocks: Block[] = notesBlocks(result)
   const others = head.findings
   if (others.length > 0)
     blocks.push(
@@ -172,6 +158,23 @@ function checksSection(out: Block[], result: GateResult, head: ReportHead, files
   pushAll(out, slotBlocks(result, 'head', files))
   const page = pageSentence(files)
   if (page !== null) pushAll(out, [paragraph(text(page, 600))])
+}
+
+/** Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes (also the terminal's). */
+export function notesBlocks(result: GateResult): Block[] {
+  const notes = gatedNotes(result)
+  if (notes.length === 0) return []
+  return [
+    paragraph(words('Notes on the intervals of the gated checks:')),
+    list(
+      ...notes.map((n) => [
+        words(`check ${n.check.rule.index + 1} (`),
+        text(slicesList(n.slices), 300),
+        words('): '),
+        text(n.note, 400)
+      ])
+    )
+  ]
 }
 
 /** The pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram. */
@@ -282,13 +285,19 @@ function regressedSection(result: GateResult, files: WrittenFiles | undefined): 
 
 /** What to look at next: each pattern that applies, with its evidence. */
 function nextStepsSection(result: GateResult, files: WrittenFiles | undefined): Block[] {
+  const steps = nextStepsList(result, files)
+  return steps === null ? [] : [section(SECTION_TITLES.next, [steps])]
+}
+
+/** Each pattern that applies, what to look at and its evidence, as a list (also the terminal's); null when none. */
+export function nextStepsList(result: GateResult, files: WrittenFiles | undefined): Block | null {
   const steps = nextSteps(result, files)
-  if (steps.length === 0) return []
+  if (steps.length === 0) return null
   const items = steps.map((s) => ({
     spans: [strong(text(s.pattern, 200)), words(' → '), text(s.lookAt, 200), words('.')],
     children: s.evidence.map((e) => [text(e, 300)])
   }))
-  return [section(SECTION_TITLES.next, [{ kind: 'list', items }])]
+  return { kind: 'list', items }
 }
 
 /** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */

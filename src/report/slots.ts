@@ -1,6 +1,6 @@
 import type { CheckResult, UnitResult } from '../decide/types.js'
 import type { Block } from '../model/document.js'
-import type { GateResult, MarkdownSlot, RenderContext, TextSlot, WrittenFiles } from '../decide/result.js'
+import type { GateResult, ReportSlot, RenderContext, WrittenFiles } from '../decide/result.js'
 
 /**
  * The capabilities' report parts (src/capabilities/), gathered for one slot in registry order. The renderers call
@@ -15,7 +15,7 @@ export function jsonNumber(x: number): number | null {
 const contextOf = (result: GateResult, files?: WrittenFiles): RenderContext => ({ result, files, num: jsonNumber })
 
 /** Every capability's blocks for `slot`, in registry order (the renderers draw them). */
-export function slotBlocks(result: GateResult, slot: MarkdownSlot, files?: WrittenFiles): Block[] {
+export function slotBlocks(result: GateResult, slot: ReportSlot, files?: WrittenFiles): Block[] {
   const out: Block[] = []
   for (const c of result.capabilities) {
     const part = c.parts.blocks?.[slot]
@@ -32,16 +32,6 @@ export function capabilitySections(
   const out: Array<{ id: string; title: string; body: Block[] }> = []
   for (const c of result.capabilities)
     if (c.parts.sections !== undefined) out.push(...c.parts.sections(contextOf(result, files)))
-  return out
-}
-
-/** Every capability's terminal lines for `slot` (made safe by the capability with plain()). */
-export function textSlot(result: GateResult, slot: TextSlot, files?: WrittenFiles): string[] {
-  const out: string[] = []
-  for (const c of result.capabilities) {
-    const part = c.parts.text?.[slot]
-    if (part !== undefined) for (const line of part(contextOf(result, files))) out.push(line)
-  }
   return out
 }
 

@@ -1,26 +1,26 @@
 import type { MetricRule } from '../config/types.js'
-import { queryDetails, type GateResult } from '../decide/result.js'
+import type { GateResult } from '../decide/result.js'
 import type { LevelInterval } from '../decide/types.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { plain } from './escape.js'
 import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, inconclusiveCounting } from './format.js'
-import { nextSteps } from './next-steps.js'
 import { regressionCount } from './regressions.js'
-import { candidateOnlyLine, familyWords, needs } from './sections.js'
-import { reportHead } from './head.js'
+import { candidateOnlyLine, familyWords, needs, regressedTable } from './sections.js'
+import { reportHead, type ReportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
-import { rowOfId } from '../align/row-of-id.js'
 import { pageSentence, type WrittenFiles } from './files.js'
-import { cellUnit, changeCell, levelDigits, sliceLabel, unitWord } from './words.js'
-import { gatedNotes, methodName, methodRows, slicesList } from './interval-words.js'
+import { cellUnit, changeCell, sliceLabel, statisticsSentences, unitWord } from './words.js'
+import { methodName, methodRows } from './interval-words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
-import { maxOf } from '../util/extent.js'
-import { textSlot } from './slots.js'
-import { listableRegressions } from './holdout.js'
-import { spansText } from './doc/text.js'
+import { pushAll } from '../util/extent.js'
+import { slotBlocks } from './slots.js'
+import { listableRegressions, withheldSentence } from './holdout.js'
+import { publishableLine } from './trust-lines.js'
+import { nextStepsList, notesBlocks } from './markdown.js'
+import { toTextLines, type Paint } from './doc/text.js'
+import { cells, em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -33,225 +33,218 @@ export interface TextOptions {
 /** Regressed queries the terminal report lists. */
 const TOP = 5
 
-const CODES = { red: 31, green: 32, yellow: 33, bold: 1, dim: 2 } as const
-type Style = keyof typeof CODES
-const COLOUR: Record<string, Style> = { pass: 'green', fail: 'red', inconclusive: 'yellow' }
-const wordOf = (status: string): string => (status === '' ? '' : status.toUpperCase())
+/**
+ * SGR codes: each style on, and its own off (22 ends bold and dim, 39 the colour), so a status word inside the bold
+ * verdict line leaves the rest of the line bold.
+ */
+const CODES: Record<Tone | 'bold' | 'dim', [number, number]> = {
+  fail: [31, 39],
+  pass: [32, 39],
+  inconclusive: [33, 39],
+  bold: [1, 22],
+  dim: [2, 22]
+}
+const ansi: Paint = (tone, s) => `\u001b[${CODES[tone][0]}m${s}\u001b[${CODES[tone][1]}m`
+/** A status as the terminal shows it: PASS, FAIL, INCONCLUSIVE, in its colour. */
+const statusWord = (status: string): Inline => (status === '' ? [] : [toned(status.toUpperCase(), status as Tone)])
 
 /**
- * The same report as the Markdown one, for a terminal: verdict and deciding sentence, the checks as aligned
- * columns, the other findings, the worst queries, what to look at next, and the method in one line. Text
- * from the inputs goes through {@link plain} (control characters, including ESC sequences that could rewrite
- * the terminal, and bidi overrides are removed). Without colour the output is plain ASCII-and-UTF-8 text.
+ * The same report as the Markdown one, for a terminal: the same kind of document (src/model/document.ts), drawn
+ * by the terminal renderer (doc/text.ts, the one place its text is made safe). The verdict and deciding
+ * sentence, the checks as aligned columns, the other findings, publishable and what to judge, the capabilities'
+ * blocks, the pictures, the worst queries, what to look at next, and the method in one line. Where the content is
+ * the Markdown report's, the blocks are the same (notes, publishable, the regressed table, next steps, the
+ * capabilities' parts). Without colour the output is plain ASCII-and-UTF-8 text.
  */
 export function toText(result: GateResult, options: TextOptions): string {
-  const paint = (style: Style, s: string): string => (options.color ? `\u001b[${CODES[style]}m${s}\u001b[0m` : s)
-  const statusWord = (s: string): string => paint(COLOUR[s], wordOf(s))
-  const { rules } = result
   const head = reportHead(result, options.files)
-  const primary = rules.metrics.get(result.primaryMetric) as MetricRule
-  const out: string[] = []
-  const t: Terminal = { result, paint, primary, files: options.files }
-  // The same reasons as the Markdown report (head.ts): a trust rule's own reason when one decides.
+  const paint = options.color ? ansi : undefined
+  return toTextLines(textDocument(result, head, options), '  ', paint).join('\n') + '\n'
+}
+
+/** The terminal report as one document of blocks, section by section. */
+function textDocument(result: GateResult, head: ReportHead, options: TextOptions): Block[] {
+  const files = options.files
+  const out: Block[] = [...headBlocks(result, head), ...checksBlocks(result, head, files)]
+  pushAll(out, slotBlocks(result, 'afterFindings', files))
+  pushAll(out, picturesBlocks(result, options.color))
+  pushAll(out, regressedBlocks(result))
+  const steps = nextStepsList(result, files)
+  if (steps !== null) out.push({ kind: 'headline', level: 3, spans: [words('What to look at next')] }, steps)
+  out.push(paragraph(em(...methodLine(result))))
+  return out
+}
+
+/** The verdict (the same reasons as the Markdown report, head.ts), its sentence, the counts, the trust rules. */
+function headBlocks(result: GateResult, head: ReportHead): Block[] {
   const by = head.decidedBy
-  out.push(
+  const title: Inline =
     by === null
-      ? `${paint('bold', paint('green', 'PASS'))}  ${TOOL_NAME}`
+      ? [toned('PASS', 'pass'), words(`  ${TOOL_NAME}`)]
       : by.kind === 'trust'
-        ? `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by trust rule "${plain(by.rule)}"`
-        : `${paint('bold', paint('red', 'FAIL'))}  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "${plain(by.check.rule.name)}"`
-  )
-  if (head.sentence !== null) out.push(`  ${plain(head.sentence, 800)}`)
+        ? [toned('FAIL', 'fail'), words(`  ${TOOL_NAME}, decided by trust rule "`), text(by.rule), words('"')]
+        : [
+            toned('FAIL', 'fail'),
+            words(`  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "`),
+            text(by.check.rule.name),
+            words('"')
+          ]
+  const lines: Inline[] = []
+  if (head.sentence !== null) lines.push([text(head.sentence, 800)])
   const { total, pass, fail, inconclusive } = head.counts
   const counted = inconclusiveCounting(result.decision.checks)
-  out.push(
-    paint(
-      'dim',
-      `  ${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`
-    )
-  )
-  const ignored = candidateOnlyLine(result.coverage)
-  if (ignored !== null) out.push(paint('dim', `  ${ignored}.`))
-  for (const g of head.trust) out.push(`  ${statusWord(g.status)} trust rule ${plain(g.rule)}: ${plain(g.reason, 800)}`)
-  out.push('')
-  checksColumns(out, t)
-  const others = head.findings
-  if (others.length > 0) {
-    out.push('')
-    for (const f of others)
-      out.push(`  ${statusWord(f.unit.status)} ${plain(f.check.rule.name, 80)}: ${plain(f.sentence, 600)}`)
-  }
-  // The reading order of the Markdown report: verdict, the checks, then whether it is publishable and what to judge.
-  const after: string[] = []
-  const pub = head.publishable
-  if (pub !== null)
-    after.push(
-      `  Publishable: ${pub.label}${pub.detail === '' ? '' : pub.label === 'no' ? `: ${plain(pub.detail, 1300)}` : ` (${plain(pub.detail, 400)})`}`
-    )
-  if (head.toJudge !== null) after.push(`  ${plain(head.toJudge, 400)}`)
-  after.push(...textSlot(result, 'head', options.files))
-  const page = pageSentence(options.files)
-  if (page !== null) after.push(`  ${plain(page, 600)}`)
-  if (after.length > 0) out.push('', ...after)
-  const under = textSlot(result, 'underChecks', options.files)
-  if (under.length > 0) out.push('', ...under)
-  const notes = gatedNotes(result)
-  if (notes.length > 0)
-    out.push(
-      '',
-      '  Notes on the intervals of the gated checks:',
-      ...notes.map(
-        (n) => `    check ${n.check.rule.index + 1} (${plain(slicesList(n.slices), 300)}): ${plain(n.note, 400)}`
+  lines.push([
+    em(
+      words(
+        `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`
       )
     )
-  const budget = textSlot(result, 'afterFindings', options.files)
-  if (budget.length > 0) out.push('', ...budget)
-  picturesLines(out, t)
-  regressedLines(out, t)
-  stepsAndMethod(out, t)
-  out.push('')
-  return out.join('\n')
+  ])
+  const ignored = candidateOnlyLine(result.coverage)
+  if (ignored !== null) lines.push([em(text(`${ignored}.`, 400))])
+  for (const g of head.trust)
+    lines.push([...statusWord(g.status), words(' trust rule '), text(g.rule), words(': '), text(g.reason, 800)])
+  return [
+    { kind: 'headline', level: 2, spans: title },
+    { kind: 'paragraph', lines }
+  ]
 }
 
-/** What the terminal report's parts share: the result, the colouring, the primary metric, the files written. */
-interface Terminal {
-  result: GateResult
-  paint: (style: Style, s: string) => string
-  primary: MetricRule
-  files: WrittenFiles | undefined
+/**
+ * The gated checks as aligned columns, then (in the Markdown report's order) the statistics sentences, the
+ * capabilities' lines under the checks, the notes on the intervals, the other findings, publishable, what to
+ * judge, the capabilities' head lines and the page written.
+ */
+function checksBlocks(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
+  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksColumns(result)]
+  const statistics = statisticsSentences(result)
+  if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics.map((t) => [text(t, 600)]) })
+  pushAll(out, slotBlocks(result, 'underChecks', files))
+  pushAll(out, notesBlocks(result))
+  if (head.findings.length > 0)
+    out.push({
+      kind: 'paragraph',
+      lines: head.findings.map((f) => [
+        ...statusWord(f.unit.status),
+        words(' '),
+        text(f.check.rule.name, 80),
+        words(': '),
+        text(f.sentence, 600)
+      ])
+    })
+  if (result.trust) out.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
+  if (head.toJudge !== null) out.push(paragraph(text(head.toJudge, 400)))
+  pushAll(out, slotBlocks(result, 'head', files))
+  const page = pageSentence(files)
+  if (page !== null) out.push(paragraph(text(page, 600)))
+  return out
 }
 
-/** The gated checks as aligned columns, coloured by status. */
-function checksColumns(out: string[], t: Terminal): void {
-  const { result, paint } = t
+/** The gated checks, one row per unit (every slice of a check), with what the rule needs in full words. */
+function checksColumns(result: GateResult): Block {
   const { rules } = result
-  out.push(paint('bold', 'Gated checks'))
   const conf = intervalHeading(
     result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
   )
   const mixed = conf === 'CI'
-  const rows: string[][] = [['', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs']]
-  const statuses: string[] = ['']
+  const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = rules.metrics.get(check.rule.metric) as MetricRule
     // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
     const change = (x: number, typical: number): string => changeCell(x, metric, typical)
-    const unitWords = cellUnit(metric) ? ` ${plain(cellUnit(metric), 16)}` : ''
-    for (const unit of check.units) {
-      const c = unit.comparison
+    const unit = cellUnit(metric) ? [words(' '), text(cellUnit(metric), 16)] : []
+    for (const u of check.units) {
+      const c = u.comparison
       const typical = Math.abs(c.baseline)
-      statuses.push(unit.status)
       rows.push([
-        '',
-        String(check.rule.index + 1),
-        plain(check.rule.name, 40),
-        plain(metric.name, 24),
-        plain(sliceLabel(c.slice), 32),
-        String(c.n),
-        ...(unit.level !== undefined
-          ? levelCells(unit.level, metric, typical, mixed)
+        statusWord(u.status),
+        [words(String(check.rule.index + 1))],
+        [text(check.rule.name, 40)],
+        [text(metric.name, 24)],
+        [text(sliceLabel(c.slice), 32)],
+        [words(String(c.n))],
+        ...(u.level !== undefined
+          ? levelCells(u.level, metric, typical, mixed)
           : [
-              change(c.delta, typical) + unitWords,
-              intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed)
+              [words(change(c.delta, typical)), ...unit],
+              [words(intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed))]
             ]),
-        spansText(needs(check, unit, metric))
+        needs(check, u, metric)
       ])
     }
   }
-  const widths = rows[0].map((_, j) => maxOf(rows.map((r) => width(r[j]))))
-  widths[0] = 'INCONCLUSIVE'.length
-  rows.forEach((r, i) => {
-    const cells = r.map((cell, j) => pad(j === 0 ? wordOf(statuses[i]) : cell, widths[j]))
-    if (i > 0) cells[0] = paint(COLOUR[statuses[i]], cells[0])
-    const line = '  ' + cells.join('  ').trimEnd()
-    out.push(i === 0 ? paint('dim', line) : line)
-  })
+  return { kind: 'table', head: cells('', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs'), rows }
 }
 
-/** The same pictures as the Markdown report, in Unicode, and the histogram of changes. */
-function picturesLines(out: string[], t: Terminal): void {
-  const { result, paint, primary } = t
-  // The same pictures as the Markdown report, in Unicode (forest.ts, count-bars.ts, charts.ts).
-  for (const f of gatedForests(result)) out.push('', ...f.lines.map((l) => `  ${l}`.trimEnd()))
-  for (const b of countBars(result)) out.push('', ...b.lines.map((l) => `  ${l}`.trimEnd()))
-  const hist = histogramLines(result, (side, line) =>
-    paint(side === 'worse' ? 'red' : side === 'better' ? 'green' : 'dim', line)
-  )
-  if (hist.length > 0) {
-    out.push(
-      '',
-      `  ${plain(primary.name, 60)}: change per query, candidate − baseline${unitWord(primary) ? ` in ${plain(unitWord(primary), 16)}` : ''} (▼ worse, ▲ better); queries per bin`
-    )
-    out.push(...hist.map((l) => `  ${l}`))
-    const tail = leftTail(result)
-    if (tail !== null) out.push(`  ${plain(leftTailSentence(tail), 400)}`)
-  }
-}
-
-/** The most regressed queries on the primary metric (never a holdout query). */
-function regressedLines(out: string[], t: Terminal): void {
-  const { result, paint, primary } = t
-  if (result.regressions.length > 0) {
-    const dg = levelDigits(primary, Math.abs(result.regressions[0].baseline))
-    out.push('')
-    out.push(
-      paint('bold', `Most regressed on ${plain(primary.name, 40)}`) +
-        paint(
-          'dim',
-          ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`
-        )
-    )
-    const listable = listableRegressions(result)
-    for (const r of listable.shown.slice(0, TOP)) {
-      const attrs = r.attrs.map(([k, v]) => `${plain(k, 24)}=${plain(v, 32)}`).join(' ')
-      const text = queryDetails(result, rowOfId(result.table, r.id)).text
-      const delta =
-        changeCell(r.delta, primary, Math.abs(result.regressions[0].baseline)) +
-        (cellUnit(primary) ? ` ${plain(cellUnit(primary), 16)}` : '')
-      out.push(
-        `  ${pad(plain(r.id, 40), 12)}  ${fixed(r.baseline, dg)} -> ${fixed(r.candidate, dg)}  ${paint('red', delta)}  ${paint('dim', attrs)}`.trimEnd()
-      )
-      if (text !== undefined) out.push(paint('dim', `      ${plain(text, 100)}`))
-    }
-    if (listable.withheld > 0)
-      out.push(
-        paint(
-          'dim',
-          `  ${listable.withheld} holdout ${listable.withheld === 1 ? 'query' : 'queries'} that got worse ${listable.withheld === 1 ? 'is' : 'are'} not listed: the holdout is reported in aggregates only.`
-        )
-      )
-  }
-}
-
-/** What to look at next, and the method in one line. */
-function stepsAndMethod(out: string[], t: Terminal): void {
-  const { result, paint } = t
-  const { rules } = result
-  const steps = nextSteps(result, t.files)
-  if (steps.length > 0) {
-    out.push('')
-    out.push(paint('bold', 'What to look at next'))
-    for (const s of steps) {
-      out.push(`  - ${s.pattern}: ${plain(s.lookAt, 400)}.`)
-      for (const e of s.evidence) out.push(paint('dim', `      ${plain(e, 200)}`))
-    }
-  }
-  const s = rules.statistics
-  out.push('')
+/** The same pictures as the Markdown report, in Unicode, and the histogram of changes (coloured by side). */
+function picturesBlocks(result: GateResult, color: boolean): Block[] {
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const figure = (lines: string[]): Block => ({ kind: 'figure', language: 'text', lines })
+  const out: Block[] = [
+    ...gatedForests(result).map((f) => figure(f.lines)),
+    ...countBars(result).map((b) => figure(b.lines))
+  ]
+  const tone = { worse: 'fail', better: 'pass', same: 'dim' } as const
+  const hist = histogramLines(result, (side, line) => (color ? ansi(tone[side], line) : line))
+  if (hist.length === 0) return out
+  const unit: Inline = unitWord(primary) ? [words(' in '), text(unitWord(primary), 16)] : []
+  const lead: Inline = [
+    text(primary.name, 60),
+    words(': change per query, candidate − baseline'),
+    ...unit,
+    words(' (▼ worse, ▲ better); queries per bin')
+  ]
+  const tail = leftTail(result)
   out.push(
-    paint(
-      'dim',
-      `Method: ${confidenceLabel(s.confidence)} ${intervalSummary(result)}${familyWords(result)}, seed ${plain(s.seed, 40)}, multiplicity ${s.multiplicity}; rules ${plain(rules.source.file, 120)} (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`
-    )
+    { kind: 'paragraph', lines: [lead], tight: true },
+    // The bins' lines are our own (numbers and bars), coloured before they become a picture.
+    { kind: 'figure', language: 'text', lines: hist },
+    ...(tail === null ? [] : [paragraph(text(leftTailSentence(tail), 400))])
   )
+  return out
+}
+
+/** The most regressed queries on the primary metric (never a holdout query): the Markdown report's table. */
+function regressedBlocks(result: GateResult): Block[] {
+  if (result.regressions.length === 0) return []
+  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const listable = listableRegressions(result)
+  const title: Inline = [
+    words('Most regressed on '),
+    text(primary.name, 40),
+    em(
+      words(
+        ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`
+      )
+    )
+  ]
+  const out: Block[] = [{ kind: 'headline', level: 3, spans: title }]
+  if (listable.shown.length > 0) out.push(regressedTable({ ...result, regressions: listable.shown }, TOP))
+  if (listable.withheld > 0) out.push(paragraph(em(words(withheldSentence(listable.withheld)))))
+  return out
+}
+
+/** The method in one line: the intervals, the seed, the multiplicity, the rules file and the tool. */
+function methodLine(result: GateResult): Inline {
+  const { rules } = result
+  const s = rules.statistics
+  return [
+    words(`Method: ${confidenceLabel(s.confidence)} `),
+    ...intervalSummary(result),
+    words(`${familyWords(result)}, seed `),
+    text(s.seed, 40),
+    words(`, multiplicity ${s.multiplicity}; rules `),
+    text(rules.source.file, 120),
+    words(` (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`)
+  ]
 }
 
 /** An at_least / at_most unit's cells: the candidate's mean and its interval (levels, as the files hold them). */
-function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): [string, string] {
+function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): Inline[] {
   const d = digitsFor(metric.range, typical)
   return [
-    `mean ${fixed(level.mean, d)}`,
-    intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed)
+    [words(`mean ${fixed(level.mean, d)}`)],
+    [words(intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed))]
   ]
 }
 
@@ -259,26 +252,26 @@ function levelCells(level: LevelInterval, metric: MetricRule, typical: number, m
  * The intervals in a few words: under statistics.interval auto the methods the gated checks used ("intervals by
  * metric type: Tango's score interval (hit@10), Hall's skew-corrected t (recall@10)"), else the bootstrap asked for.
  */
-function intervalSummary(result: GateResult): string {
+function intervalSummary(result: GateResult): Inline {
   const s = result.rules.statistics
   if (s.interval !== 'auto')
-    return `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${resamplingShort(result)}, ${s.resamples} resamples`
+    return [
+      words(
+        `${s.interval === 'bca' ? 'BCa' : 'percentile'} paired bootstrap${resamplingShort(result)}, ${s.resamples} resamples`
+      )
+    ]
   const byMethod = new Map<string, Set<string>>()
   for (const row of methodRows(result)) {
     const name = methodName(row.method)
     const metrics = byMethod.get(name) ?? new Set<string>()
-    metrics.add(plain(row.check.rule.metric, 40))
+    metrics.add(row.check.rule.metric)
     byMethod.set(name, metrics)
   }
-  const parts = [...byMethod].map(([name, metrics]) => `${name} (${[...metrics].join(', ')})`)
-  return `intervals by metric type and design${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
-}
-
-/** Display width, counting code points (the report avoids wide and combining characters of its own). */
-function width(s: string): number {
-  return Array.from(s).length
-}
-
-function pad(s: string, w: number): string {
-  return s + ' '.repeat(Math.max(0, w - width(s)))
+  const out: Inline = [words('intervals by metric type and design')]
+  ;[...byMethod].forEach(([name, metrics], i) => {
+    out.push(words(`${i === 0 ? ': ' : '; '}${name} (`))
+    ;[...metrics].forEach((m, j) => out.push(...(j === 0 ? [] : [words(', ')]), text(m, 40)))
+    out.push(words(')'))
+  })
+  return out
 }

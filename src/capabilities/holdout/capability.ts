@@ -8,7 +8,6 @@ import {
   type PriorLooks
 } from '../../decide/holdout.js'
 import { holdoutJson, holdoutSentence } from '../../report/holdout.js'
-import { plain } from '../../report/escape.js'
 import type { Capability } from '../contract.js'
 
 interface Summary {
@@ -45,7 +44,6 @@ export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = 
       summary: { account, mask },
       parts: {
         blocks: { head: () => [paragraph(text(holdoutSentence(account), 800))] },
-        text: { head: () => [`  ${plain(holdoutSentence(account), 800)}`] },
         json: () => ['holdout', holdoutJson(account)],
         unitJson: (unit) =>
           unit.holdoutLooks

@@ -7,8 +7,7 @@ import type { SideRows } from '../../model/rows.js'
 import { readFetched } from '../../readers/fetched.js'
 import { readGatedRows } from '../../readers/gated-rows.js'
 import type { Manifest } from '../../readers/manifest.js'
-import { budgetSection, budgetsJson, budgetTextLines, unitBudgetJson, type ReferenceSummary } from './report.js'
-import { plain } from '../../report/escape.js'
+import { budgetSection, budgetsJson, unitBudgetJson, type ReferenceSummary } from './report.js'
 import { createStats, type StatsEngine } from '../../stats/compare.js'
 import { readManifest } from '../../trust/load-trust.js'
 import { checkReferenceSnapshot } from './snapshot.js'
@@ -139,7 +138,6 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       summary,
       parts: {
         blocks: { afterFindings: ({ result }) => budgetSection(result, summary) },
-        text: { afterFindings: ({ result }) => budgetTextLines(result, summary, plain) },
         json: ({ result, num }) => ['budgets', budgetsJson(result, summary, num)],
         unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num)
       }

@@ -103,23 +103,6 @@ export function budgetSection(result: GateResult, ref: ReferenceSummary): Block[
   ]
 }
 
-/** The same lines for the terminal report (plain text, no Markdown). */
-export function budgetTextLines(
-  result: GateResult,
-  ref: ReferenceSummary,
-  plain: (s: string, max?: number) => string
-): string[] {
-  const out = [`Regression budget since ${plain(ref.label, 100)} (${plain(ref.file, 200)}):`]
-  for (const { check, unit } of budgeted(result)) {
-    const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
-    out.push(
-      `  ${unit.budget.status.toUpperCase()} ${plain(check.rule.name)} (${plain(sliceLabel(unit.slice))}): ${plain(budgetWords(unit, metric), 600)}`
-    )
-  }
-  out.push(`  ${plain(budgetLooksSentence(ref), 600)}`)
-  return out
-}
-
 /** "eval/release/rows.csv at tag v1.4 (commit `0123456789ab`, 2026-10-01, 61 d 2 h before this run)". */
 function referenceSource(p: ReferenceProvenance | undefined, file: string): Inline {
   if (p === undefined) return [words('file '), text(file, 200)]

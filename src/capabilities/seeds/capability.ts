@@ -2,7 +2,6 @@ import { em, text } from '../../model/document.js'
 import type { SeedSides } from '../../align/seeds.js'
 import type { StatisticsRules } from '../../config/types.js'
 import { SECTION_TITLES } from '../../report/sections.js'
-import { plain } from '../../report/escape.js'
 import { seedSentences, seedsBody, seedsJson } from './report.js'
 import { seedRules, withSeeds, type SeedsSummary } from './stats.js'
 import type { Capability } from '../contract.js'
@@ -65,7 +64,6 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
                 ] as Array<[string, string]>
             }
           : {}),
-        text: { underChecks: ({ result }) => seedSentences(result, summary).map((t) => `  ${plain(t, 600)}`) },
         json: () => ['seeds', seedsJson(summary)]
       }
     }
