@@ -11,10 +11,9 @@ import { aggregatesMeta, coverageStats } from '../../src/config/aggregates-plan.
 import { loadRules } from '../../src/config/rules.js'
 import { readAggregates } from '../../src/readers/aggregates.js'
 import { localFile } from '../../src/readers/fetched.js'
-import { tempDir } from '../helpers.js'
+import { cli, tempDir } from '../helpers.js'
 
-const rules = loadRules(
-  `version: 1
+const RULES_TEXT = `version: 1
 metrics:
   recall: { better: higher, range: [0, 1] }
 statistics: { resamples: 200, seed: 3 }
@@ -22,9 +21,8 @@ checks:
   - name: recall holds
     metric: recall
     non_inferior: { margin: 0.05 }
-`,
-  'rules.yml'
-)
+`
+const rules = loadRules(RULES_TEXT, 'rules.yml')
 
 /**
  * Four paired queries: baseline 0.5, 0.6, 0.7, 0.8 and candidate 0.6, 0.6, 0.6, 0.9, so d = 0.1, 0, -0.1, 0.1.
@@ -181,5 +179,26 @@ describe('aggregates agree with their own counts', () => {
         ])
       )
     ).rejects.toThrow('the histogram value -2 of "recall" is a larger change than the width 1 of its range')
+  })
+
+  /** The gate on these aggregates (statistics.interval auto, the default), through the CLI. */
+  const gate = async (text: string) => {
+    const dir = tempDir('rg-aggregates-')
+    writeFileSync(path.join(dir, 'rules.yml'), RULES_TEXT)
+    writeFileSync(path.join(dir, 'sums.jsonl'), text)
+    return cli(['gate', '--rules', path.join(dir, 'rules.yml'), '--aggregates', path.join(dir, 'sums.jsonl')])
+  }
+
+  it('are decided under interval auto without drawing a bootstrap the rules did not ask for', async () => {
+    const r = await gate(aggregates())
+    expect(r.stderr).toBe('')
+    expect([0, 1]).toContain(r.code)
+  })
+
+  it('without the histogram a subset of so few queries needs for its exact sign test, refused with the metric', async () => {
+    const r = await gate(aggregates({}, []))
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('(histogram recall): all queries has 4 queries, so its randomization test takes every')
+    expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 })

@@ -73,7 +73,9 @@ export function createAggregateStats(
     labels.set(key, label)
     // The test first: every report has it, so a refusal for a law that needs the rows names what the report makes.
     const randomization = randomizationFromSums(ctx, strata, { key, n })
-    const resamples = metrics.map((_, c) => resamplesFromSums(ctx, strata, { c, key, n }))
+    // Drawn only when the rules ask for a bootstrap interval: auto's intervals come from the moments, as from rows.
+    const resamples =
+      statistics.interval === 'auto' ? null : metrics.map((_, c) => resamplesFromSums(ctx, strata, { c, key, n }))
     return { strata, n, resamples, randomization, intervals: new Map() }
   }
 
@@ -131,7 +133,8 @@ export function createAggregateStats(
 interface SubsetStats {
   strata: DesignStrata
   n: number
-  resamples: Array<{ values: Float64Array; law: ColumnLaw }>
+  /** Per metric, its resamples and their law; null under interval auto (nothing drawn). */
+  resamples: Array<{ values: Float64Array; law: ColumnLaw }> | null
   randomization: { pValues: Float64Array; permutations: number; exact: boolean }
   intervals: Map<number, Interval[]>
 }
@@ -175,7 +178,7 @@ interface EvidenceAt {
 function intervalOf(s: SubsetStats, at: EvidenceAt, method: 'percentile' | 'bca'): Interval {
   let list = s.intervals.get(at.confidence)
   if (!list) {
-    list = s.resamples.map((r, col) => {
+    list = (s.resamples ?? []).map((r, col) => {
       const sorted = r.values.slice().sort()
       if (method === 'bca') {
         const d = differenceMoments(s.strata, col)
@@ -207,7 +210,10 @@ function evidenceOf(s: SubsetStats, at: EvidenceAt): ColumnEvidence {
       gained: sumOf((m) => m.gained),
       lost: sumOf((m) => m.lost)
     },
-    resampled: interval !== 'auto' ? { interval: intervalOf(s, at, interval), law: s.resamples[col].law } : null,
+    resampled:
+      interval !== 'auto' && s.resamples !== null
+        ? { interval: intervalOf(s, at, interval), law: s.resamples[col].law }
+        : null,
     randomization: {
       pValue: s.randomization.pValues[col],
       permutations: s.randomization.permutations,

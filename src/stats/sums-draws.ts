@@ -1,5 +1,6 @@
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
+import { quote } from '../util/show.js'
 import type { Aggregates, StratumSums } from '../model/aggregates.js'
 import { COUNTS_PER_GROUP, multinomialJob } from './bootstrap.js'
 import type { Stratum } from './design.js'
@@ -137,7 +138,14 @@ function everyPattern(
 ): { pValue: number; permutations: number } {
   const ys: number[] = []
   for (const s of d.strata) {
-    const h = s.sums.metrics[at.c].histogram as NonNullable<StratumSums['metrics'][number]['histogram']>
+    const h = s.sums.metrics[at.c].histogram
+    // The SQL always sends the histogram of so few queries: aggregates without it were not written by it.
+    if (h === null)
+      throw new InputError(
+        { file: ctx.aggregates.source, key: `histogram ${metricName(ctx, at.c)}` },
+        `${ctx.labelOf(at.key)} has ${d.strata.reduce((a, t) => a + t.size, 0)} queries, so its randomization test takes every sign pattern of their differences, but these aggregates hold no histogram of ${quote(metricName(ctx, at.c))} there`,
+        'pass the result of the statement `retrieval-gate sql --rules RULES` writes, unchanged (it sends the histogram of every subset of so few queries)'
+      )
     h.values.forEach((v, i) => {
       for (let j = 0; j < h.counts[i]; j++) ys.push(v)
     })
