@@ -2,8 +2,7 @@
  * A fitness test of the house (issue 35): no function of src/ over 100 lines, outside generated code. A function is
  * every function-like node with a body (declarations, methods, arrows, function expressions, constructors), counted
  * from its first line to its last, nested functions included. The 21 functions over the limit when the test came
- * (2026-12-02) were split the same day, so the list below is empty; an entry may only be added with its reason and
- * length, and fails once its function is gone or down to the limit (delete it), or when it grew.
+ * (2026-12-02) were split the same day; there are no exceptions.
  */
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -17,9 +16,6 @@ const MAX_LINES = 100
 
 /** Generated files: their shape is their generator's (a test diffs them against it). */
 const GENERATED = new Set(['stats/kernels.ts'])
-
-/** `file name` → its length when listed; to be split, never to grow. Empty: no function of src/ is over 100 lines. */
-const LEGACY = new Map<string, number>([])
 
 interface LongFunction {
   name: string
@@ -65,9 +61,7 @@ describe('no function over 100 lines', () => {
   const long = sourceFiles(src)
     .map((file) => path.relative(src, file).split(path.sep).join('/'))
     .filter((rel) => !GENERATED.has(rel))
-    .flatMap((rel) =>
-      longFunctions(rel, readFileSync(path.join(src, rel), 'utf8')).map((f) => ({ ...f, rel, key: `${rel} ${f.name}` }))
-    )
+    .flatMap((rel) => longFunctions(rel, readFileSync(path.join(src, rel), 'utf8')).map((f) => ({ ...f, rel })))
 
   it('the scanner measures declarations, arrows, methods and expressions, nested ones too', () => {
     const body = (n: number): string => Array.from({ length: n }, (_, i) => `  const v${i} = ${i}`).join('\n')
@@ -87,18 +81,8 @@ describe('no function over 100 lines', () => {
     ])
   })
 
-  it('no function outside the list is over the limit', () => {
-    const named = long
-      .filter((f) => !LEGACY.has(f.key))
-      .map((f) => `src/${f.rel}:${f.line} ${f.name}: ${f.lines} lines (split it by what its parts do)`)
+  it('no function of src/ is over the limit', () => {
+    const named = long.map((f) => `src/${f.rel}:${f.line} ${f.name}: ${f.lines} lines (split it by what its parts do)`)
     expect(named).toEqual([])
-  })
-
-  it('every listed function is still over the limit, and no longer than it was', () => {
-    const now = new Map(long.map((f) => [f.key, f.lines]))
-    const stale = [...LEGACY].filter(([key, lines]) => !now.has(key) || (now.get(key) ?? 0) > lines)
-    expect(
-      stale.map(([key, lines]) => `${key}: listed at ${lines}, now ${now.get(key) ?? 'gone or within 100'}`)
-    ).toEqual([])
   })
 })
