@@ -5,6 +5,7 @@ import path from 'node:path'
 import { InputError, isInputError } from './errors.js'
 import type { DecidedBy } from './decide/decided-by.js'
 import type { GateResult } from './decide/result.js'
+import { quote } from './util/show.js'
 import { runGate } from './gate.js'
 import { loadGateInputs, optionalFiles, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
@@ -183,7 +184,7 @@ async function writeReports(step: Step, result: GateResult): Promise<{ markdown:
   const historyArtifact = reportArtifactName(inputs.commentName)
   if (ctx.eventName === 'push')
     log.info(
-      `retrieval-gate: for history, upload ${jsonPath} as artifact ${historyArtifact} (outputs report-json and history-artifact)`
+      `retrieval-gate: for history, upload ${quote(jsonPath)} as artifact ${quote(historyArtifact)} (outputs report-json and history-artifact)`
     )
   core.setOutput('verdict', verdict)
   core.setOutput('report-json', jsonPath)

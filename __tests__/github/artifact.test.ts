@@ -194,7 +194,7 @@ describe('baseline from an artifact of the base branch', () => {
     await expect(
       mod.fetchBaselineArtifact(octo.createClient('t', { baseUrl: fake.url }), ctx, pr, await options({ workflow: 11 }))
     ).rejects.toThrow(
-      /baseline-artifact “baseline-rows”: not found in the last 1 successful non-PR runs of workflow 11 on refs\/heads\/main/
+      /baseline-artifact "baseline-rows": not found in the last 1 successful non-PR runs of workflow 11 on refs\/heads\/main/
     )
     fake.artifacts.push({
       id: 7,

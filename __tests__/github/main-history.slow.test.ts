@@ -310,7 +310,7 @@ describe('history in the PR comment', () => {
     expect(out['history-artifact']).toBe('retrieval-gate-report-latency')
     expect(out['report-json']).toBe(path.join(dir, 'report', 'report.json'))
     expect(stdout.join('')).toContain(
-      `for history, upload ${out['report-json']} as artifact retrieval-gate-report-latency (outputs report-json and history-artifact)`
+      `for history, upload ${JSON.stringify(out['report-json'])} as artifact "retrieval-gate-report-latency" (outputs report-json and history-artifact)`
     )
     // the upload is the workflow's own step (docs/workflows/main-history.yml): the action sends no write for it
     expect(fake.log.filter((r) => r.method !== 'GET')).toEqual([])

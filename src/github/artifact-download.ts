@@ -1,5 +1,5 @@
 import type { GateContext } from './context.js'
-import type { GitHubClient } from './octokit.js'
+import { describeApiError, type GitHubClient } from './octokit.js'
 
 /**
  * Longest wait for the next chunk of an artifact before the download is abandoned: the storage host answering
@@ -20,9 +20,29 @@ export interface DownloadLimits {
 /** Downloads artifact `artifactId` (the ZIP archive GitHub stores) into memory, within `limits`. */
 export type ArtifactDownloader = (artifactId: number, limits: DownloadLimits) => Promise<Uint8Array>
 
-/** Why a download stopped: the caller names the artifact and what to do. */
+/** Why a download stopped: too large (trim the upload), or the host slow, absent or refusing (re-run). */
 export class DownloadRefusal extends Error {
   override name = 'DownloadRefusal'
+  readonly tooLarge: boolean
+  constructor(message: string, tooLarge = false) {
+    super(message)
+    this.tooLarge = tooLarge
+  }
+}
+
+/** What a failed download says: the refusal, else the API's error in one capped line (describeApiError). */
+export function downloadFailure(error: unknown, artifactId: number): string {
+  return error instanceof DownloadRefusal
+    ? error.message
+    : describeApiError(error, `downloading artifact ${artifactId}`)
+}
+
+/** What to do about a failed download: trim the upload when it was too large, else re-run, else the API's hint. */
+export function downloadHint(error: unknown, apiHint: string): string {
+  if (!(error instanceof DownloadRefusal)) return apiHint
+  return error.tooLarge
+    ? 'upload only the per-query rows'
+    : 're-run the job: the signed address may have expired or the storage host was slow or unreachable'
 }
 
 /**
@@ -38,12 +58,13 @@ export function restArtifactDownloader(
   times: { stallMs?: number; deadlineMs?: number } = {}
 ): ArtifactDownloader {
   return async (artifactId, limits) => {
+    // the API's answer too is bounded in time: no request here waits longer than a stall
     const { headers, status } = await client.rest.actions.downloadArtifact({
       owner: ctx.owner,
       repo: ctx.repo,
       artifact_id: artifactId,
       archive_format: 'zip',
-      request: { redirect: 'manual' }
+      request: { redirect: 'manual', signal: AbortSignal.timeout(limits.stallMs ?? times.stallMs ?? STALL_MS) }
     })
     const location = headers.location
     if (status !== 302 || typeof location !== 'string' || location === '')
@@ -83,7 +104,7 @@ async function fetchCapped(get: typeof fetch, url: string, limits: DownloadLimit
     const declared = Number(response.headers.get('content-length'))
     if (Number.isFinite(declared) && declared > limits.maxBytes) {
       await response.body?.cancel().catch(() => undefined)
-      throw new DownloadRefusal(`the archive is ${declared} bytes; the cap is ${limits.maxBytes}`)
+      throw new DownloadRefusal(`the archive is ${declared} bytes; the cap is ${limits.maxBytes}`, true)
     }
     const chunks: Uint8Array[] = []
     let bytes = 0
@@ -92,13 +113,17 @@ async function fetchCapped(get: typeof fetch, url: string, limits: DownloadLimit
       stall = setTimeout(() => stop(`sent nothing for ${stallMs} ms`), stallMs)
       bytes += chunk.byteLength
       // leaving the loop cancels the body: nothing more is read
-      if (bytes > limits.maxBytes) throw new DownloadRefusal(`the archive is over the cap of ${limits.maxBytes} bytes`)
+      if (bytes > limits.maxBytes)
+        throw new DownloadRefusal(`the archive is over the cap of ${limits.maxBytes} bytes`, true)
       chunks.push(chunk)
     }
     return Buffer.concat(chunks, bytes)
   } catch (error) {
     if (why !== '') throw new DownloadRefusal(`the storage host ${why}`)
-    throw error
+    if (error instanceof DownloadRefusal) throw error
+    // the storage host is not GitHub: a network failure there is said as such, in one line
+    const code = (error as { cause?: { code?: unknown } }).cause?.code
+    throw new DownloadRefusal(`the storage host could not be reached${typeof code === 'string' ? ` (${code})` : ''}`)
   } finally {
     clearTimeout(deadline)
     clearTimeout(stall)

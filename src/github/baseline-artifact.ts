@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError, type Where } from '../errors.js'
 import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
-import { DownloadRefusal, type ArtifactDownloader } from './artifact-download.js'
+import { downloadFailure, downloadHint, type ArtifactDownloader } from './artifact-download.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { apiErrorHint, describeApiError, type GitHubClient } from './octokit.js'
 import { isOnRef, type ResolvedRef } from './refs.js'
@@ -41,7 +41,7 @@ export interface BaselineArtifactOptions {
    * takes push runs only: a dispatched or scheduled run may run on any ref with any inputs.
    */
   events?: readonly string[]
-  /** How messages name it (default `baseline-artifact “NAME”`), and where a refusal points (default: that label). */
+  /** How messages name it (default `baseline-artifact "NAME"`, the name quoted), and where a refusal points (default: that label). */
   label?: string
   where?: { file: string; key: string }
   /** What to do when no run holds it (default: the baseline's fix). */
@@ -95,7 +95,7 @@ export async function fetchBaselineArtifact(
   pr: PullRequestRef | undefined,
   options: BaselineArtifactOptions
 ): Promise<BaselineFromArtifact> {
-  const label = options.label ?? `baseline-artifact “${options.name}”`
+  const label = options.label ?? `baseline-artifact ${quote(options.name)}`
   const at = options.where ?? { file: label }
   const maxBytes = options.maxBytes ?? ARTIFACT_MAX_BYTES
   const workflow = options.workflow ?? ctx.workflowRun?.workflowId ?? (await thisWorkflowId(client, ctx))
@@ -113,10 +113,8 @@ export async function fetchBaselineArtifact(
   } catch (error) {
     throw new InputError(
       at,
-      `${options.where === undefined ? '' : `${label}: `}download of artifact ${artifact.id} from run ${run.id} failed: ${(error as Error).message}`,
-      error instanceof DownloadRefusal
-        ? 'upload only the per-query rows, or re-run the job if the storage host was slow'
-        : apiErrorHint(error, 'the workflow needs permissions: actions: read')
+      `${options.where === undefined ? '' : `${label}: `}download of artifact ${artifact.id} from run ${run.id} failed: ${downloadFailure(error, artifact.id)}`,
+      downloadHint(error, apiErrorHint(error, 'the workflow needs permissions: actions: read'))
     )
   }
   const file = await extractOne(archive, options, label, maxBytes)
@@ -253,7 +251,7 @@ async function findArtifact(search: Search, eligible: ApiRun[]): Promise<{ run: 
     at,
     `${options.where === undefined ? '' : `${label}: `}not found in the last ${eligible.length} successful ${runsWord} of workflow ${workflow} on ${ref.full} (expired artifacts do not count${skipped})`,
     options.uploadHint ??
-      `upload it on pushes to ${ref.name} (actions/upload-artifact with name: ${options.name}), or give baseline a file instead`
+      `upload it on pushes to ${ref.name} (actions/upload-artifact with name: ${quote(options.name)}), or give baseline a file instead`
   )
 }
 
@@ -332,7 +330,6 @@ async function extractOne(
     }
     const outDir = await mkdtemp(path.join(options.tmpDir, 'baseline-'))
     const target = path.join(outDir, path.posix.basename(chosen.name))
-    await mkdir(outDir, { recursive: true })
     await writeFile(target, chosen.read(), { flag: 'wx' })
     return { path: target, inArtifact: chosen.name }
   } catch (error) {

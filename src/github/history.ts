@@ -1,7 +1,7 @@
 import type { HistoryInput, PastReport, PastValue, SkipReason } from '../model/history.js'
 import { parseStrictJson } from '../readers/json/document.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import type { ArtifactDownloader } from './artifact-download.js'
+import { downloadFailure, type ArtifactDownloader } from './artifact-download.js'
 import type { ApiRun } from './baseline-artifact.js'
 import type { GateContext } from './context.js'
 import { describeApiError, type GitHubClient } from './octokit.js'
@@ -186,13 +186,17 @@ async function readRun(
   return { runId: run.id, runUrl: run.html_url, commit: run.head_sha, date, ...parseReport(text) }
 }
 
+/** Longest one past report's download may take (a report is at most a few MiB; the baseline's allows 5 minutes). */
+const REPORT_DEADLINE_MS = 60_000
+
 /** Downloads the artifact and returns its report.json as text, size-capped and strictly UTF-8. */
 async function download(artifactId: number, options: HistoryOptions, maxBytes: number): Promise<string> {
   let archive: Uint8Array
   try {
-    archive = await options.download(artifactId, { maxBytes })
+    // a report is small: a minute, not the baseline's five, so 50 runs cannot hold the job for hours
+    archive = await options.download(artifactId, { maxBytes, deadlineMs: REPORT_DEADLINE_MS })
   } catch (error) {
-    throw new Skip('unreadable', `the download failed (${(error as Error).message})`)
+    throw new Skip('unreadable', `the download failed (${downloadFailure(error, artifactId)})`)
   }
   let bytes: Uint8Array
   try {
