@@ -185,12 +185,18 @@ function moveDown(unit: UnitResult, next: UnitResult, by: Adjusting): UnitResult
  */
 function wordedGuards(a: Assessed): WordedGuard[] {
   return a.assessment.guards.map((g) => {
-    const say = a.capability.words?.[g.reason.code] as ((reason: GuardReason) => string) | undefined
-    if (say === undefined)
+    // own keys only: a code such as `toString` must not find Object's
+    const words = a.capability.words
+    const say =
+      words !== undefined && Object.hasOwn(words, g.reason.code)
+        ? (words[g.reason.code] as (reason: GuardReason) => string)
+        : undefined
+    const said = say?.(g.reason) ?? ''
+    if (said.trim() === '')
       throw new Error(
         `capability ${a.capability.name} returned a guard with reason ${g.reason.code} and no words for it`
       )
-    return { ...g, words: say(g.reason) }
+    return { ...g, words: said }
   })
 }
 

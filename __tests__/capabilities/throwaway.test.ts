@@ -138,5 +138,26 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
   it('a guard whose reason code its capability gives no words for stops the gate (a bug, never a blank)', async () => {
     const mute: Capability<number, null, null> = { ...minPaired, words: {} }
     await expect(gate(20, [...CAPABILITIES, mute])).rejects.toThrow(/reason paired_too_few and no words/)
+    // an inherited key is no words: a code named like Object's own methods must not find them
+    const inherited: Capability<number, null, null> = {
+      ...minPaired,
+      assess: (input) => {
+        const a = minPaired.assess(input)
+        return { ...a, guards: a.guards.map((g) => ({ ...g, reason: { ...g.reason, code: 'toString' } })) }
+      }
+    }
+    await expect(gate(20, [...CAPABILITIES, inherited])).rejects.toThrow(/reason toString and no words/)
+  })
+})
+
+describe('the registry capabilities that need rows say so', () => {
+  it('seeds declared in the rules alone (no min_seeds) need the rows', async () => {
+    const { seedsCapability } = await import('../../src/capabilities/seeds/capability.js')
+    const rules = rulesFromText(
+      `${rulesText(null)}statistics: { seeds: { baseline: 3, candidate: 3 } }\n`,
+      'rules.yml',
+      CAPABILITIES
+    )
+    expect(seedsCapability.needsRows(rules.statistics, rules)).toBe('statistics.seeds')
   })
 })

@@ -122,3 +122,26 @@ describe('the report renderers escape every untrusted span at render time', () =
     }
   })
 })
+
+describe('a link whose target could break the output is shown as its label alone', () => {
+  const link = (href: string): Block[] => [
+    { kind: 'paragraph', lines: [[{ kind: 'link', href, spans: [words('run 7')] }]] }
+  ]
+  it.each(['javascript:alert(1)', 'https://x.example/a)b c', 'https://x.example/|', 'http://x.example/plain'])(
+    '%s',
+    (href) => {
+      const md = toMarkdownLines(link(href)).join('\n')
+      expect(md).not.toContain('](')
+      expect(md).toContain('run 7')
+      expect(toHtml(link(href))).not.toContain('href=')
+    }
+  )
+  it('a safe https target is linked in both', () => {
+    expect(toMarkdownLines(link('https://github.com/o/r/actions/runs/7')).join('\n')).toContain(
+      '[run 7](https://github.com/o/r/actions/runs/7)'
+    )
+    expect(toHtml(link('https://github.com/o/r/actions/runs/7'))).toContain(
+      'href="https://github.com/o/r/actions/runs/7"'
+    )
+  })
+})

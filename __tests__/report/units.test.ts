@@ -233,3 +233,11 @@ describe('inconclusiveCounting: the counts line says how each inconclusive check
     ).toBe(' (1 inconclusive counts as pass, 2 as fail)')
   })
 })
+
+describe('an age that cannot be read', () => {
+  it('is said as unknown, never "NaN s"', async () => {
+    const { formatAge } = await import('../../src/report/provenance.js')
+    expect(formatAge(Number.NaN)).toBe('an unknown time')
+    expect(formatAge(90)).not.toContain('NaN')
+  })
+})

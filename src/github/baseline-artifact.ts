@@ -135,7 +135,12 @@ export async function fetchBaselineArtifact(
     }
   }
   const warnings: string[] = []
-  if (options.maxAgeSeconds !== undefined && ageSeconds > options.maxAgeSeconds) {
+  // an unreadable date is no proof of freshness: it is warned about as too old would be
+  if (options.maxAgeSeconds !== undefined && !Number.isFinite(ageSeconds))
+    warnings.push(
+      `The baseline's age is unknown (the artifact's date ${quote(createdAt)} cannot be read), so baseline-max-age cannot be checked: re-run the baseline workflow on ${options.ref.name}.`
+    )
+  else if (options.maxAgeSeconds !== undefined && ageSeconds > options.maxAgeSeconds) {
     warnings.push(
       `The baseline is ${formatAge(ageSeconds)} old, older than baseline-max-age (${formatAge(options.maxAgeSeconds)}): re-run the baseline workflow on ${options.ref.name}.`
     )

@@ -77,3 +77,10 @@ export const cells = (...labels: string[]): Inline[] => labels.map((l) => [words
 export const row = (...xs: Array<string | Span>): Inline[] => xs.map((x) => (typeof x === 'string' ? [words(x)] : [x]))
 /** A list of one-line items. */
 export const list = (...items: Inline[]): Block => ({ kind: 'list', items: items.map((spans) => ({ spans })) })
+
+/**
+ * The link targets a report may carry: https, a host, and a path of URL-safe characters only (no quote, bracket,
+ * parenthesis, pipe or space), so no renderer's syntax can be broken by one. A renderer shows a link whose target
+ * fails it as its label alone.
+ */
+export const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._~%/?=&#:+-]*$/

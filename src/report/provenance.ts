@@ -128,6 +128,7 @@ export function provenanceJson(p: Provenance): Record<string, unknown> {
 
 /** "3 d 4 h", "5 h 2 min", "40 min", "12 s": an age a reviewer reads at a glance. */
 export function formatAge(seconds: number): string {
+  if (!Number.isFinite(seconds)) return 'an unknown time'
   const s = Math.max(0, Math.floor(seconds))
   const d = Math.floor(s / 86400)
   const h = Math.floor((s % 86400) / 3600)

@@ -467,7 +467,8 @@ export function methodBody(result: GateResult): Block[] {
     ['Differences', 'paired, candidate − baseline, per query'],
     ['Intervals', `${interval}${familyWords(result)}`],
     [s.interval === 'auto' ? 'Resamples (bootstrap, when asked for)' : 'Resamples', String(s.resamples)],
-    ['Resampling', resamplingWords(result)],
+    // it names the metrics (the rows' names): text, escaped by each renderer, not our own words
+    ['Resampling', [text(resamplingWords(result), 600)]],
     ['Randomization test', `${s.permutations} sign flips`],
     ['Seed', [text(s.seed, 40)]],
     [

@@ -12,7 +12,8 @@ import {
   text,
   words,
   type Block,
-  type Span
+  type Span,
+  SAFE_URL
 } from '../../model/document.js'
 import { digitsFor, fixed } from '../../report/format.js'
 import { gatedMetrics } from '../../report/regressions.js'
@@ -84,7 +85,6 @@ function valueIn(index: Map<string, number>, key: string): number | undefined {
 }
 
 /** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
-const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._/-]*$/
 
 const short = (sha: string): string => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7)
 

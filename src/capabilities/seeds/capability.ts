@@ -24,7 +24,9 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
   name: 'seeds',
   about: 'one lucky seed: intervals over independently trained seeds, each seed counted once by its content',
   config: (rules) => rules.statistics,
-  needsRows: (s) => (s.minSeeds === undefined ? undefined : 'statistics.min_seeds'),
+  // seeds declared or counted: the two-level design reads each seed's rows
+  needsRows: (s) =>
+    s.minSeeds !== undefined ? 'statistics.min_seeds' : seedsDeclared(s) ? 'statistics.seeds' : undefined,
   inputs: () => [],
   read: (_s, _inputs, { core }) => Promise.resolve(core.seeds),
   prepare(rules, core) {

@@ -1,5 +1,5 @@
 import { entities, esc, inlineText, symbolsText } from '../html/escape.js'
-import { CODE_MAX } from '../../model/document.js'
+import { CODE_MAX, SAFE_URL } from '../../model/document.js'
 import { spansMarkdown } from './markdown.js'
 import type { Block, Inline, Item, Span } from '../../model/document.js'
 
@@ -14,7 +14,6 @@ const MERMAID_NOTE =
   '<p class="note">(A chart the Markdown report draws with Mermaid; its numbers are in the table.)</p>'
 
 /** The link targets kept: a plain https URL (the API's run links), nothing that could be a script or a fetch. */
-const SAFE_URL = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?\/[A-Za-z0-9._~%/?=&#:+-]*$/
 
 /** A table cell's status mark (its first word) and the class that colours it. */
 const STATUS_CLASS: Array<[string, string]> = [

@@ -1,6 +1,6 @@
 import { markdownTable } from 'markdown-table'
 import { codeText, htmlText, inline } from '../escape.js'
-import { CODE_MAX } from '../../model/document.js'
+import { CODE_MAX, SAFE_URL } from '../../model/document.js'
 import type { Block, Inline, Item, Span } from '../../model/document.js'
 
 /**
@@ -33,7 +33,7 @@ function span(s: Span, cell: boolean): string {
     case 'em':
       return `_${spansMarkdown(s.spans, cell)}_`
     case 'link':
-      return `[${spansMarkdown(s.spans, cell)}](${s.href})`
+      return SAFE_URL.test(s.href) ? `[${spansMarkdown(s.spans, cell)}](${s.href})` : spansMarkdown(s.spans, cell)
   }
 }
 
