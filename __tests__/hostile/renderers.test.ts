@@ -145,3 +145,12 @@ describe('a link whose target could break the output is shown as its label alone
     )
   })
 })
+
+describe('a bounded list that shows none of its items still says how many it left out', () => {
+  const none: Block[] = [{ kind: 'list', items: [], more: 12 }]
+  it('in every renderer', () => {
+    expect(toMarkdownLines(none).join('\n')).toContain('and 12 more')
+    expect(toHtml(none)).toContain('and 12 more')
+    expect(toTextLines(none).join('\n')).toContain('and 12 more')
+  })
+})

@@ -104,7 +104,7 @@ export function toHtml(blocks: readonly Block[], headingLevel = 3): string {
       out.push(b.language === 'mermaid' ? MERMAID_NOTE : `<pre>${entities(b.lines.join('\n'))}</pre>`)
     else if (b.kind === 'list') {
       const more = b.more ? [`<li>and ${b.more} more</li>`] : []
-      if (b.items.length > 0) out.push(`<ul>${[...b.items.map(itemHtml), ...more].join('\n')}</ul>`)
+      if (b.items.length > 0 || more.length > 0) out.push(`<ul>${[...b.items.map(itemHtml), ...more].join('\n')}</ul>`)
     } else out.push(`<details><summary>${spansHtml(b.summary)}</summary>\n${toHtml(b.body, headingLevel)}\n</details>`)
   }
   return out.join('\n')
