@@ -4,6 +4,8 @@
  * (declared or streamed), after a stall, or past the deadline. Each refusal test fails with its cap removed.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
+import { createServer, type IncomingMessage } from 'node:http'
+import { connect, type AddressInfo, type Socket } from 'node:net'
 import { FakeGitHub, makeZip, type FakeArtifact } from './fake-github.js'
 import { createClient } from '../../src/github/octokit.js'
 import { DownloadRefusal, restArtifactDownloader } from '../../src/github/artifact-download.js'
@@ -59,18 +61,43 @@ describe('an artifact downloaded through the REST API', () => {
     expect(fake.requests('GET', /^\/blobs\/5\.zip$/).map((r) => r.token)).toEqual([undefined])
   })
 
-  it("fetches the storage address with the octokit's own fetch, the one that goes through the runner's proxy", async () => {
-    artifact()
-    const client = createClient('t', { baseUrl: fake.url, maxRetries: 0 })
-    const defaults = client.request.endpoint.DEFAULTS.request as { fetch: typeof fetch }
-    const own = defaults.fetch
-    const seen: string[] = []
-    defaults.fetch = (url, init) => {
-      seen.push(new URL(url instanceof Request ? url.url : url).pathname)
-      return own(url, init)
+  it("reaches the storage host through the proxy the runner sets for that host, not the API host's choice", async () => {
+    // The API host (loopback) goes direct; the storage host resolves nowhere and is reachable only through
+    // https_proxy/http_proxy: a CONNECT proxy that tunnels to the fake. Deciding the proxy by the API host (the
+    // octokit's own fetch) tries the storage host directly and fails.
+    const tunnels: string[] = []
+    const proxy = createServer().on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '')
+      const port = Number(new URL(fake.url).port)
+      const upstream = connect(port, '127.0.0.1', () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+        upstream.write(head)
+        upstream.pipe(socket)
+        socket.pipe(upstream)
+      })
+      upstream.on('error', () => socket.destroy())
+      socket.on('error', () => upstream.destroy())
+    })
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
+    const saved = { http: process.env.http_proxy, no: process.env.no_proxy }
+    process.env.http_proxy = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    process.env.no_proxy = new URL(fake.url).hostname
+    fake.storageUrl = 'http://storage.invalid'
+    try {
+      artifact()
+      const bytes = await download({ maxBytes: ZIP.length })
+      expect(Buffer.from(bytes).equals(ZIP)).toBe(true)
+      expect(tunnels).toEqual(['storage.invalid:80'])
+    } finally {
+      fake.storageUrl = undefined
+      for (const [k, v] of [
+        ['http_proxy', saved.http],
+        ['no_proxy', saved.no]
+      ] as const)
+        if (v === undefined) delete process.env[k]
+        else process.env[k] = v
+      await new Promise((resolve) => proxy.close(resolve))
     }
-    await restArtifactDownloader(client, ctx)(5, { maxBytes: ZIP.length })
-    expect(seen).toEqual(['/repos/acme/search/actions/artifacts/5/zip', '/blobs/5.zip'])
   })
 
   it('refuses an archive whose Content-Length is over the cap before reading it', async () => {

@@ -112,6 +112,8 @@ export class FakeGitHub {
   parents = new Map<string, string[]>()
   /** GET /commits/{sha}/statuses listings of `sha` held until `count` are waiting, then answered together (interleaved runs) */
   private held: { sha: string; count: number; waiting: Array<() => void>; timer?: NodeJS.Timeout } | undefined
+  /** Where the signed download addresses point (default: this server); a test names a host only a proxy reaches. */
+  storageUrl: string | undefined
   faults: Fault[] = []
   log: LoggedRequest[] = []
   private server: Server | undefined
@@ -448,7 +450,7 @@ export class FakeGitHub {
     if (method === 'GET' && (m = /^\/actions\/artifacts\/(\d+)\/zip$/.exec(rest))) {
       const a = this.artifacts.find((x) => x.id === Number(m?.[1]))
       if (!a) return this.send(req, res, 404, { message: 'Not Found' })
-      return this.send(req, res, 302, '', { location: `${this.url}/blobs/${a.id}.zip` })
+      return this.send(req, res, 302, '', { location: `${this.storageUrl ?? this.url}/blobs/${a.id}.zip` })
     }
     if (method === 'GET' && (m = /^\/commits\/([^/]+)$/.exec(rest))) {
       const c = this.commits.get(decodeURIComponent(m[1]))

@@ -1,3 +1,5 @@
+import { HttpClient } from '@actions/http-client'
+import { fetch as undiciFetch } from 'undici'
 import type { GateContext } from './context.js'
 import { describeApiError, type GitHubClient } from './octokit.js'
 
@@ -48,7 +50,8 @@ export function downloadHint(error: unknown, apiHint: string): string {
 /**
  * The real downloader, through the REST API the octokit already speaks (no artifact SDK in the bundle):
  * `GET /repos/{owner}/{repo}/actions/artifacts/{id}/zip` answers 302 with a short-lived signed URL, which is
- * fetched without the token (the storage host is not GitHub and must not see it), through the runner's proxy if any. The archive is held in memory
+ * fetched without the token (the storage host is not GitHub and must not see it), through the proxy the runner sets
+ * for that host (storageFetch). The archive is held in memory
  * under `maxBytes` (the caller caps it at a few hundred MiB) and read by the capped ZIP reader, zip.ts; the
  * download stops after `stallMs` without a chunk or `deadlineMs` in all.
  */
@@ -69,17 +72,19 @@ export function restArtifactDownloader(
     const location = headers.location
     if (status !== 302 || typeof location !== 'string' || location === '')
       throw new DownloadRefusal(`GitHub answered ${status} without a download address`)
-    return fetchCapped(proxyAwareFetch(client), location, { ...times, ...limits })
+    return fetchCapped(storageFetch(location), location, { ...times, ...limits })
   }
 }
 
 /**
- * The fetch the octokit itself sends with: @actions/github's, through the runner's https_proxy when one is set
- * (a self-hosted runner behind a proxy reaches the storage host the way it reaches the API); else the global one.
+ * The fetch for the storage address, through the proxy the runner sets for *that* host (https_proxy, no_proxy), as
+ * @actions/http-client decides it: the API host may be exempt where the storage host is not, or the other way round.
  */
-function proxyAwareFetch(client: GitHubClient): typeof fetch {
-  const own = (client.request.endpoint.DEFAULTS.request as { fetch?: typeof fetch } | undefined)?.fetch
-  return typeof own === 'function' ? own : fetch
+function storageFetch(url: string): typeof fetch {
+  const dispatcher = new HttpClient().getAgentDispatcher(url)
+  if (dispatcher === undefined) return fetch
+  return ((input: string, init?: RequestInit) =>
+    undiciFetch(input, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as typeof fetch
 }
 
 /** The body of `url` as bytes, refused over `maxBytes`, after a stall or past the deadline. */
