@@ -84,7 +84,7 @@ function storageFetch(url: string): typeof fetch {
   const dispatcher = new HttpClient().getAgentDispatcher(url)
   if (dispatcher === undefined) return fetch
   return ((input: string, init?: RequestInit) =>
-    undiciFetch(input, { ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as typeof fetch
+    undiciFetch(input, { ...(init as object), dispatcher })) as typeof fetch
 }
 
 /** The body of `url` as bytes, refused over `maxBytes`, after a stall or past the deadline. */
