@@ -3,6 +3,7 @@
  * decide/ (not in gate.ts, and not in model/) so that report/ reads the shape without importing the pipeline
  * runner, and every type it gathers comes from a room below it: it imports only types, and only downward.
  */
+import { rowOfId } from '../align/row-of-id.js'
 import type { Block } from '../model/document.js'
 import type { Coverage, PairedTable } from '../align/pair.js'
 import type { Rules } from '../config/types.js'
@@ -153,10 +154,9 @@ export interface CapabilityOutcome {
  */
 export function withheldIds(result: Pick<GateResult, 'capabilities' | 'table'>): ((id: string) => boolean) | null {
   if (!result.capabilities.some((c) => c.parts.withheld !== undefined)) return null
-  const index = new Map(result.table.ids.map((id, i) => [id, i]))
   return (id) => {
-    const i = index.get(id)
-    return i !== undefined && isWithheld(result, i)
+    const i = rowOfId(result.table, id)
+    return i >= 0 && isWithheld(result, i)
   }
 }
 
