@@ -80,7 +80,7 @@ export function runGate(
     evidence: evidenceOf(a),
     assessment: a.capability.assess(contextOf(a, stats))
   }))
-  const guards = assessed.flatMap(wordedGuards)
+  const guards = uniqueRules(assessed.flatMap(wordedGuards))
   const decision = adjustUnits(decide(rules, table, stats, guards), rules, assessed, (a) => contextOf(a, stats))
   return {
     rules,
@@ -198,6 +198,19 @@ function wordedGuards(a: Assessed): WordedGuard[] {
       )
     return { ...g, words: said }
   })
+}
+
+/**
+ * The guards, each rule named once: `decided_by` and the report name a guard by its rule, so two guards of one name
+ * (two capabilities claiming a key, or one returning it twice) would be ambiguous. A bug in a capability: the gate stops.
+ */
+function uniqueRules(guards: WordedGuard[]): WordedGuard[] {
+  const seen = new Set<string>()
+  for (const g of guards) {
+    if (seen.has(g.rule)) throw new Error(`two guards name the rule ${g.rule}: each guard's rule must be its own`)
+    seen.add(g.rule)
+  }
+  return guards
 }
 
 function allComparisons(rules: Rules, table: PairedTable, stats: StatsEngine): Comparison[] {

@@ -135,6 +135,12 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
     expect(refused.message).toMatch(/warehouse aggregates do not carry/)
   })
 
+  it('two guards that name one rule stop the gate: decided_by and the report name a guard by its rule', async () => {
+    // a second capability reading the same key (no fragment of its own: the key is the first one's)
+    const twin: Capability<number, null, null> = { ...minPaired, name: 'min-paired-twin', rules: undefined, files: [] }
+    await expect(gate(20, [...REGISTRY, twin])).rejects.toThrow(/two guards name the rule min_paired_queries/)
+  })
+
   it('a guard whose reason code its capability gives no words for stops the gate (a bug, never a blank)', async () => {
     const mute: Capability<number, null, null> = { ...minPaired, words: {} }
     await expect(gate(20, [...CAPABILITIES, mute])).rejects.toThrow(/reason paired_too_few and no words/)
