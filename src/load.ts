@@ -94,7 +94,6 @@ export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[]
       kind: 'given',
       name: CORE.baseline,
       option: 'baseline',
-      input: 'baseline',
       many: true,
       required: true
     },
@@ -103,7 +102,6 @@ export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[]
       kind: 'given',
       name: CORE.candidate,
       option: 'candidate',
-      input: 'candidate',
       many: true,
       required: true
     },
@@ -112,7 +110,6 @@ export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[]
       kind: 'given',
       name: CORE.baselineManifest,
       option: 'baseline-manifest',
-      input: 'baseline-manifest',
       many: false,
       required: false
     },
@@ -121,7 +118,6 @@ export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[]
       kind: 'given',
       name: CORE.candidateManifest,
       option: 'candidate-manifest',
-      input: 'candidate-manifest',
       many: false,
       required: false
     }
@@ -212,7 +208,7 @@ function refuseUnread(
   const read = new Set<string>()
   for (const spec of specs) {
     if (spec.kind === 'given') read.add(spec.option)
-    if (spec.kind === 'file' && spec.givenBy !== undefined) read.add(spec.givenBy.option)
+    if (spec.kind === 'file' && spec.givenBy !== undefined) read.add(spec.givenBy)
   }
   const unread = given.find((option) => !read.has(option))
   if (unread !== undefined) {

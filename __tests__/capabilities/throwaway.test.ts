@@ -48,7 +48,6 @@ const minPaired: Capability<number, null, null> = {
       kind: 'given',
       name: 'excluded',
       option: 'min-paired-excluded',
-      input: 'min-paired-excluded',
       many: false,
       required: false
     }

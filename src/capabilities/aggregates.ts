@@ -37,7 +37,6 @@ export const AGGREGATES_SPEC: GivenSpec = {
   kind: 'given',
   name: AGGREGATES_INPUT,
   option: 'aggregates',
-  input: 'aggregates',
   many: true,
   required: true
 }

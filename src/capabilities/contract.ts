@@ -53,10 +53,11 @@ export interface ExamFileSpec {
   /** The path as the rules write it; undefined when `givenBy` names it. */
   path: string | undefined
   /**
-   * The CLI option and action input that name the path when the rules do not (a manifest named by the workflow):
-   * the path is the invocation's, the file is still read at the trusted source.
+   * The optional file (its CLI option and action input, one name; one of the capability's `files`) that names the
+   * path when the rules do not (a manifest named by the workflow): the path is the invocation's, the file is still
+   * read at the trusted source.
    */
-  givenBy?: { option: string; input: string }
+  givenBy?: string
   /** A tag, branch or commit to read it at (undefined: where the rules were read). */
   ref?: string
   /**
@@ -126,9 +127,8 @@ export interface GivenSpec {
   role: Exclude<InputRole, 'exam'>
   kind: 'given'
   name: string
-  /** CLI option (without --) and action input that carry it. */
+  /** The CLI option (without --) and the action input that carry it: one name for both. */
   option: string
-  input: string
   /** Several files (one per seed); their contents must all differ. */
   many: boolean
   /** Absent: refused with how to give it. */

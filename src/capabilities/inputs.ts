@@ -50,12 +50,11 @@ function namedBy(spec: Extract<InputSpec, { kind: 'file' }>, source: InputSource
     role: 'baseline',
     kind: 'given',
     name: spec.name,
-    option: spec.givenBy.option,
-    input: spec.givenBy.input,
+    option: spec.givenBy,
     many: false,
     required: false
   })
-  if (given.length > 1) throw tooMany(spec.name, spec.givenBy.option, spec.givenBy.input)
+  if (given.length > 1) throw tooMany(spec.name, spec.givenBy)
   return given[0]
 }
 
@@ -66,11 +65,11 @@ async function givenFiles(spec: GivenSpec, source: InputSource): Promise<Fetched
       throw new InputError(
         { key: `--${spec.option}` },
         `the ${spec.name} ${spec.many ? 'files were' : 'file was'} not given`,
-        `pass --${spec.option} FILE (action input ${spec.input})`
+        `pass --${spec.option} FILE (action input ${spec.option})`
       )
     return []
   }
-  if (!spec.many && paths.length > 1) throw tooMany(spec.name, spec.option, spec.input)
+  if (!spec.many && paths.length > 1) throw tooMany(spec.name, spec.option)
   // One file: nothing to compare it with (and no second pass over a large rows file).
   if (paths.length === 1) return [localFile(paths[0])]
   const out: FetchedFile[] = []
@@ -93,11 +92,11 @@ async function givenFiles(spec: GivenSpec, source: InputSource): Promise<Fetched
   return out
 }
 
-function tooMany(name: string, option: string, input: string): InputError {
+function tooMany(name: string, option: string): InputError {
   return new InputError(
     { key: `--${option}` },
     `the ${name} takes one file, but several were given`,
-    `pass --${option} once (action input ${input}: one line)`
+    `pass --${option} once (action input ${option}: one line)`
   )
 }
 

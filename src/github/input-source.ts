@@ -99,7 +99,7 @@ export function actionInputSource(
       }
       return records[spec.name]()
     },
-    given: (spec: GivenSpec) => options.given(spec.input),
+    given: (spec: GivenSpec) => options.given(spec.option),
     provenance: () => ({ exam: atBase?.provenance(), fetched })
   }
 }

@@ -35,7 +35,6 @@ export const judgeCapability: Capability<JudgeRules, JudgeAnchors | null, JudgeR
       kind: 'given',
       name: "candidate judge's labels",
       option: CANDIDATE_JUDGE_LABELS,
-      input: CANDIDATE_JUDGE_LABELS,
       many: false,
       required: false
     }

@@ -77,7 +77,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       kind: 'file',
       name: MANIFEST,
       path: r.manifest,
-      givenBy: { option: 'reference-manifest', input: 'reference-manifest' },
+      givenBy: 'reference-manifest',
       key: 'reference.manifest'
     },
     ...(r.looks === undefined
