@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakeGitHub, makeZip, type FakeRun } from './fake-github.js'
+import { historyLooks } from '../../src/capabilities/holdout/looks.js'
 
 // The modules under test are imported after the fake is started and GITHUB_API_URL aimed at it, so that nothing
 // they build at import time could reach the real API.
@@ -147,7 +148,7 @@ describe('history of the default branch', () => {
       holdoutLooks: 1
     })
     expect(h.skipped).toEqual({ missing: 0, expired: 0, unreadable: 0, wrong_version: 0, stale: 0 })
-    expect(mod.historyLooks(h)).toEqual({ looks: 3, reports: 3 })
+    expect(historyLooks(h)).toEqual({ looks: 3, reports: 3 })
     // only the runs of this run's workflow, on main, pushes, successful
     const listing = fake.requests('GET', /\/actions\/workflows\/11\/runs$/)[0].path
     expect(listing).toContain('branch=main')

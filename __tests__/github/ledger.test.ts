@@ -14,6 +14,7 @@ import { createClient } from '../../src/github/octokit.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { looksIn, placeOf, type ListedStatus } from '../../src/github/ledger.js'
 import { referenceCapability } from '../../src/capabilities/reference/capability.js'
+import { HOLDOUT_LOOKS } from '../../src/capabilities/holdout/looks.js'
 import type { ExamFileSpec, ExamRecordSpec } from '../../src/capabilities/contract.js'
 import type { ReferenceRules } from '../../src/config/types.js'
 
@@ -53,7 +54,8 @@ checks:
 `
 
 /** One gate run's input source: its own client (writes are not spaced across runs) and its own run id. */
-function runSource(runId: number, thePr: PullRequestRef = pr) {
+/** The action's input source of one run; `null`: not a pull request (a push). */
+function runSource(runId: number, thePr: PullRequestRef | null = pr) {
   const ctx: GateContext = {
     eventName: 'pull_request',
     owner: 'acme',
@@ -69,7 +71,7 @@ function runSource(runId: number, thePr: PullRequestRef = pr) {
   return actionInputSource({
     client: createClient('t', { baseUrl: fake.url, throttleId: `ledger-${runId}-${Math.random()}` }),
     ctx,
-    pr: thePr,
+    pr: thePr ?? undefined,
     rulesFrom: 'base',
     rulesFile: 'gate.yml',
     given: () => [],
@@ -106,13 +108,7 @@ beforeEach(() => {
 describe('two gate runs at the ledger at once', () => {
   it('holdout looks per release: the later record counts the earlier one (prior looks 0 and 1, not 0 and 0)', async () => {
     const rules = loadRules(HOLDOUT_RULES, 'gate.yml')
-    const spec = {
-      role: 'exam',
-      kind: 'record',
-      name: 'holdout-looks',
-      key: 'dataset.holdout_looks',
-      outside: { thisPr: null }
-    } as const
+    const spec = HOLDOUT_LOOKS
     fake.holdStatusLists(TAG, 2)
     const [a, b] = await Promise.all([runSource(901).record(spec, rules), runSource(902).record(spec, rules)])
     expect([a.unknown, b.unknown]).toEqual([undefined, undefined])
@@ -127,7 +123,7 @@ describe('two gate runs at the ledger at once', () => {
     const [rows, , spec] = referenceCapability.inputs(rules.reference as ReferenceRules, rules) as [
       ExamFileSpec,
       unknown,
-      ExamRecordSpec & { name: 'budget-looks' }
+      ExamRecordSpec<{ thisLook: number | null; unknown: string | null }>
     ]
     const a = runSource(901)
     const b = runSource(902)
@@ -139,6 +135,39 @@ describe('two gate runs at the ledger at once', () => {
   })
 })
 
+describe("a capability's own record needs no GitHub code of its own", () => {
+  // A throwaway record, declared where its capability would be: a look in a ledger of its own on the release tag.
+  const demo: ExamRecordSpec<number | string> = {
+    role: 'exam',
+    kind: 'record',
+    name: 'demo-looks',
+    key: 'demo.looks',
+    outside: 0,
+    async read(records) {
+      const count = await records.look({
+        ledger: 'demo look',
+        at: { ref: 'v1.4', key: 'demo.release' },
+        perHead: false,
+        record: true,
+        what: 'the demo'
+      })
+      return count.unknown ?? count.all
+    }
+  }
+
+  it('is recorded, then counted, in its own context on the commit the rules name; outside a PR it is its own value', async () => {
+    const rules = loadRules(HOLDOUT_RULES, 'gate.yml')
+    expect(await runSource(901).record(demo, rules)).toBe(0)
+    expect(await runSource(902).record(demo, rules)).toBe(1)
+    const looks = fake.statuses.filter((x) => x.sha === TAG && x.context === 'retrieval-gate demo look')
+    expect(looks.map((x) => x.description)).toEqual([
+      'run 901.1: a look at the demo in PR #7',
+      'run 902.1: a look at the demo in PR #7'
+    ])
+    expect(await runSource(903, null).record(demo, rules)).toBe(0)
+  })
+})
+
 // Issue 33, item 3: a ledger on a commit that moves restarts its count. The PR's commits move with a force-push, its
 // base commit with every merge; the release's tag stays where it is.
 describe('a ledger is kept on a commit that does not move', () => {
@@ -146,13 +175,7 @@ describe('a ledger is kept on a commit that does not move', () => {
     'holdout_looks: { max_per_release: 1, release: v1.4 }',
     'holdout_looks: { max_per_pr: 2, max_per_release: 20, release: v1.4 }'
   )
-  const spec = {
-    role: 'exam',
-    kind: 'record',
-    name: 'holdout-looks',
-    key: 'dataset.holdout_looks',
-    outside: { thisPr: null }
-  } as const
+  const spec = HOLDOUT_LOOKS
 
   it("a force-push does not restart the PR's holdout looks, nor does its branch reopened as a new PR", async () => {
     const rules = loadRules(HOLDOUT, 'gate.yml')

@@ -19,8 +19,7 @@
  * src/capabilities/registry.ts and its test: the rules schema, the refusals under --aggregates, the guards' words
  * and the CLI's and action's optional files are derived from the registry (docs/architecture.md, "Adding a
  * capability"; __tests__/capabilities/throwaway.test.ts proves it). Still closed, so an edit outside the folder
- * for a capability that needs one: an exam record (`Records`, fetched in src/github/ and src/commands/), an
- * option's usage line and action input (src/commands/usage.ts, action.yml), a field of the trust section the
+ * for a capability that needs one: an option's usage line and action input (src/commands/usage.ts, action.yml), a field of the trust section the
  * renderers draw (`TrustParts`), and a unit's own fields and reason codes (budget, holdout looks).
  */
 import type { PairedTable } from '../align/pair.js'
@@ -30,7 +29,6 @@ import type { CheckResult, UnitResult } from '../decide/types.js'
 import type { CapabilityOutcome, RenderParts } from '../decide/result.js'
 import type { HistoryInput } from '../model/history.js'
 import type { SideRows } from '../model/rows.js'
-import type { PriorLooks } from '../decide/holdout.js'
 import type { RowsInput } from '../readers/rows-input.js'
 import type { StatsEngine, StatsOptions } from '../stats/compare.js'
 import type { GuardResult, TrustEvidence, TrustParts } from '../trust/trust.js'
@@ -97,30 +95,58 @@ export interface ExamArtifactSpec {
   override?: CliOverride
 }
 
-/** What the action keeps about earlier runs where a pull request cannot write (src/github/). */
-export interface Records {
-  /** Holdout looks counted before this run (null thisPr: not a pull request). */
-  'holdout-looks': PriorLooks
-  /** The default branch's history (undefined: the rules ask for none, or not a pull request). */
-  history: HistoryInput | undefined
-  /** This run's look at the reference's budget (counted on the reference's commit), against reference.looks. */
-  'budget-looks': { thisLook: number | null; unknown: string | null }
+/**
+ * What the trusted side keeps about earlier runs where a pull request cannot write: in a pull request the action's
+ * (src/github/input-source.ts: commit statuses on a commit that does not move, the default branch's push runs).
+ * A capability reads its record through these and words what it finds; no list of records is kept outside it.
+ */
+export interface TrustedRecords {
+  /** The default branch's history, read once per run (undefined: the rules ask for none, or no token). Never throws. */
+  history(rules: Rules): Promise<HistoryInput | undefined>
+  /** Records this run's look in a ledger (before it counts: runs that start together see each other), then counts. */
+  look(request: LookRequest): Promise<LookCount>
+  /** A warning for the step's log and annotations (a ledger that could not be counted). */
+  warn(message: string): void
 }
 
-/** An exam record: not a file, but what the trusted source keeps (the look ledger, the history). */
-export type ExamRecordSpec = {
-  [K in keyof Records]: {
-    role: 'exam'
-    kind: 'record'
-    name: K
-    key: string
-    /**
-     * The record outside a pull request, where nothing is counted and this run is the one look (the CLI's, and the
-     * action's on a push): declared by the capability, so the CLI keeps no list of records.
-     */
-    outside: Records[K]
-  }
-}[keyof Records]
+/** One look at a ledger kept in commit statuses (src/github/look-ledger.ts). */
+export interface LookRequest {
+  /** The ledger's name in its status context: `holdout look` is `retrieval-gate holdout look[ / NAME]`. */
+  ledger: string
+  /**
+   * The commit the looks are kept on, one that does not move for what they count: a tag or a full sha the rules
+   * name at `key` (a branch is refused there), or the commit an exam input was read at for the rules key that
+   * counts looks there (`fixedBy`).
+   */
+  at: { ref: string; key: string } | { fixedBy: string }
+  /** Count each pull request's head on its own as well as all of them (contexts `… (release) / branch <hash>`). */
+  perHead: boolean
+  /** Whether this run looks (its look is written first); false: it only counts. */
+  record: boolean
+  /** What is looked at, for the status's description (`the holdout`). */
+  what: string
+}
+
+/** The looks before this run's (this head's, when counted per head; all of them), or why they are unknown. */
+export type LookCount = { head: number | null; all: number; unknown?: undefined } | { unknown: string }
+
+/**
+ * An exam record: not a file, but what the trusted source keeps (a look ledger, the history), read by the
+ * capability through {@link TrustedRecords} in a pull request.
+ */
+export interface ExamRecordSpec<T = unknown> {
+  role: 'exam'
+  kind: 'record'
+  name: string
+  key: string
+  /**
+   * The record outside a pull request, where nothing is counted and this run is the one look (the CLI's, and the
+   * action's on a push): declared by the capability, so the CLI keeps no list of records.
+   */
+  outside: T
+  /** The record in a pull request, read from the trusted side. */
+  read(records: TrustedRecords, rules: Rules): Promise<T>
+}
 
 /** Files given on the command line or as action inputs: the baseline's or the candidate's. */
 export interface GivenSpec {
@@ -159,7 +185,7 @@ export interface InputSource {
   readonly examPlace: string
   examFile(spec: ExamFileSpec): Promise<FetchedFile>
   examArtifact(spec: ExamArtifactSpec): Promise<FetchedFile>
-  record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, rules: Rules): Promise<Records[K]>
+  record<T>(spec: ExamRecordSpec<T>, rules: Rules): Promise<T>
   /** The files given for an input, as paths (none: empty). */
   given(spec: GivenSpec): string[]
 }
@@ -168,7 +194,8 @@ export interface InputSource {
 export interface FetchedInputs {
   files(name: string): FetchedFile[]
   file(name: string): FetchedFile | undefined
-  record<K extends keyof Records>(name: K): Records[K] | undefined
+  /** A record by its spec's name, as the capability that declared it typed it. */
+  record<T>(name: string): T | undefined
 }
 
 /** What the core read before the capabilities (src/load.ts): both sides, the trust evidence, seed files. */

@@ -4,7 +4,7 @@ import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { localFile } from '../readers/fetched.js'
 import { quote } from '../util/show.js'
-import type { FetchedFile, FetchedInputs, GivenSpec, InputSource, InputSpec, Records } from './contract.js'
+import type { FetchedFile, FetchedInputs, GivenSpec, InputSource, InputSpec } from './contract.js'
 
 /**
  * The framework's half of the contract: fetches every input a capability (or the core) declares, each from
@@ -39,7 +39,7 @@ export async function fetchInputs(
   return {
     files: (name) => files.get(name) ?? [],
     file: (name) => files.get(name)?.[0],
-    record: <K extends keyof Records>(name: K) => records.get(name) as Records[K] | undefined
+    record: <T>(name: string) => records.get(name) as T | undefined
   }
 }
 

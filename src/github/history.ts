@@ -269,9 +269,3 @@ function parseReport(text: string): { values: PastValue[]; holdoutLooks: number 
   const looks = isObject(report.holdout) && isObject(report.holdout.looks) ? report.holdout.looks.this_run : undefined
   return { values, holdoutLooks: looks === 0 || looks === 1 ? looks : null }
 }
-
-/** The holdout looks the history records: the sum of the past reports' `holdout.looks.this_run`, and how many reports had one. */
-export function historyLooks(history: HistoryInput): { looks: number; reports: number } {
-  const counted = history.reports.filter((r) => r.holdoutLooks !== null)
-  return { looks: counted.reduce((n, r) => n + (r.holdoutLooks ?? 0), 0), reports: counted.length }
-}

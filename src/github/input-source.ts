@@ -2,20 +2,20 @@ import { historyRules } from '../capabilities/history/rules.js'
 import type {
   ExamArtifactSpec,
   ExamFileSpec,
-  ExamRecordSpec,
   GivenSpec,
   InputSource,
-  Records
+  TrustedRecords
 } from '../capabilities/contract.js'
 import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
+import type { HistoryInput } from '../model/history.js'
 import type { ExamFileProvenance, ReferenceProvenance } from '../model/provenance.js'
 import { localFile, type FetchedFile } from '../readers/fetched.js'
 import { restArtifactDownloader } from './artifact-download.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { examAtBase } from './exam-files.js'
-import { fetchHistory, historyLooks } from './history.js'
-import { readAndRecordBudgetLook, readAndRecordLooks, unknownLooks } from './look-ledger.js'
+import { fetchHistory } from './history.js'
+import { recordLook } from './look-ledger.js'
 import type { GitHubClient } from './octokit.js'
 import { quote } from '../util/show.js'
 import { readAtRef, trustedArtifact } from './reference.js'
@@ -68,10 +68,8 @@ export function actionInputSource(
   const fetched = new Map<string, ReferenceProvenance>()
   // the commits that do not move (a tag's, a full sha) of the inputs read at one, by the rules key that counts looks there
   const fixedCommits = new Map<string, string>()
-  let pastRead: Promise<Records['history']> | undefined
-  // The default branch's history, read once per run (the holdout looks and the history section share it).
-  const past = (rules: Rules): Promise<Records['history']> => (pastRead ??= readHistory(options, rules))
   const state: SourceState = { options, fetched, fixedCommits }
+  const records = trustedRecords(state)
   return {
     examPlace:
       atBase !== undefined && pr !== undefined ? `the PR's base commit ${pr.baseSha.slice(0, 12)}` : 'the workspace',
@@ -82,23 +80,8 @@ export function actionInputSource(
       return localFile(path)
     },
     examArtifact: (spec: ExamArtifactSpec) => examArtifactOf(state, spec),
-    async record<K extends keyof Records>(spec: ExamRecordSpec & { name: K }, rules: Rules): Promise<Records[K]> {
-      const records: { [N in keyof Records]: () => Promise<Records[N]> } = {
-        'holdout-looks': () => looks(options, rules, past),
-        history: () => past(rules),
-        'budget-looks': async () => {
-          const read = await readAndRecordBudgetLook(options.client, ctx, pr, {
-            commentName: options.commentName,
-            // only a commit that does not move keeps a count (the rules and examFile refuse any other)
-            commit: fixedCommits.get(spec.key),
-            runUrl: runUrlOf(ctx)
-          })
-          if (read.warning !== undefined) options.warn(read.warning)
-          return { thisLook: read.thisLook, unknown: read.unknown }
-        }
-      }
-      return records[spec.name]()
-    },
+    // outside a pull request nothing is counted: this run is the one look (each record's spec says what that is)
+    record: (spec, rules) => (pr === undefined ? Promise.resolve(spec.outside) : spec.read(records, rules)),
     given: (spec: GivenSpec) => options.given(spec.option),
     provenance: () => ({ exam: atBase?.provenance(), fetched })
   }
@@ -214,43 +197,41 @@ function labelOf(spec: ExamFileSpec): string {
 }
 
 /**
- * This PR's looks at the holdout before this run, from the ledger on the release's commit, recording this run's look
- * (the rules grade the holdout unless split is dev), plus the looks the default branch's history recorded (when the
- * rules read history). Without a release named there is no ledger: nothing that does not move to keep them on.
+ * What the trusted side keeps, for the capabilities' records in a pull request: the history (read once per run:
+ * the holdout looks and the history section share it), the commits that do not move, the look ledgers.
  */
-async function looks(
-  options: ActionSourceOptions,
-  rules: Rules,
-  readPast: (rules: Rules) => Promise<Records['history']>
-): Promise<Records['holdout-looks']> {
-  const d = rules.dataset
-  if (d === undefined) return { thisPr: null }
+function trustedRecords(state: SourceState): TrustedRecords {
+  const { options } = state
   const { client, ctx, pr } = options
-  const past = await readPast(rules)
-  const history = past === undefined ? {} : { history: historyLooks(past) }
-  if (pr === undefined) return { thisPr: null, ...history }
-  if (d.holdoutRelease === undefined) return { thisPr: null, unledgered: true, ...history }
-  const read =
-    client === undefined
-      ? unknownLooks('no github-token was given, so the looks cannot be counted')
-      : await readAndRecordLooks(client, ctx, pr, {
-          commentName: options.commentName,
-          // a tag's commit or a full sha: the one commit that does not move for what the ledger counts
-          releaseCommit: (
-            await resolveRef(client, ctx, {
-              ref: d.holdoutRelease,
-              where: { file: options.rulesFile, key: 'dataset.holdout_looks.release' },
-              accept: ['tag', 'commit']
-            })
-          ).sha,
-          grades: d.split !== 'dev',
-          runUrl: runUrlOf(ctx)
-        })
-  if (read.warning !== undefined) options.warn(read.warning)
-  return { ...read.prior, ...(read.release === null ? {} : { release: read.release }), ...history }
+  let pastRead: Promise<HistoryInput | undefined> | undefined
+  return {
+    history: (rules) => (pastRead ??= readHistory(options, rules)),
+    async look(request) {
+      if (client === undefined) return { unknown: 'no github-token was given' }
+      if (pr === undefined) throw new Error('a look is counted in a pull request only')
+      const { at } = request
+      const commit =
+        'fixedBy' in at
+          ? state.fixedCommits.get(at.fixedBy)
+          : // a tag's commit or a full sha: the one commit that does not move for what the ledger counts
+            (
+              await resolveRef(client, ctx, {
+                ref: at.ref,
+                where: { file: options.rulesFile, key: at.key },
+                accept: ['tag', 'commit']
+              })
+            ).sha
+      if (commit === undefined) return { unknown: 'the commit the looks are kept on is unknown' }
+      return recordLook(
+        { client, ctx, pr, commentName: options.commentName, runUrl: runUrlOf(ctx) },
+        { ...request, commit }
+      )
+    },
+    warn: options.warn
+  }
 }
 
-async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<Records['history']> {
+async function readHistory(options: ActionSourceOptions, rules: Rules): Promise<HistoryInput | undefined> {
   const { client, ctx, pr } = options
   const history = historyRules(rules)
   if (history === undefined || client === undefined || pr === undefined) return undefined

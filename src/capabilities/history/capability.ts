@@ -17,8 +17,17 @@ export const historyCapability: Capability<HistoryRules, HistoryInput | undefine
   rules: HISTORY_RULES_PROPERTIES,
   config: historyRules,
   needsRows: () => 'history',
-  inputs: () => [{ role: 'exam', kind: 'record', name: 'history', key: 'history', outside: undefined }],
-  read: (_h, inputs) => Promise.resolve(inputs.record('history')),
+  inputs: () => [
+    {
+      role: 'exam',
+      kind: 'record',
+      name: 'history',
+      key: 'history',
+      outside: undefined,
+      read: (records, rules) => records.history(rules)
+    }
+  ],
+  read: (_h, inputs) => Promise.resolve(inputs.record<HistoryInput>('history')),
   assess: ({ evidence: history }) => ({
     guards: [],
     summary: history,

@@ -9,6 +9,7 @@ import {
 } from '../../decide/holdout.js'
 import { holdoutJson, holdoutSentence } from '../../report/holdout.js'
 import type { Capability } from '../contract.js'
+import { HOLDOUT_LOOKS } from './looks.js'
 
 interface Summary {
   account: HoldoutAccount
@@ -22,8 +23,8 @@ interface Summary {
  * branch's history, and a cap may make the checks on it inconclusive; per-query details of holdout queries never
  * reach a report, a file or a log a pull request's run can read.
  *
- * Exam: the look ledger (what the trusted source recorded of earlier runs: src/github/look-ledger.ts; none
- * outside a pull request). When it cannot be read or this run's look cannot be recorded, the count is unknown
+ * Exam: the look ledger (what the trusted source recorded of earlier runs, ./looks.ts over src/github/look-ledger.ts;
+ * none outside a pull request). When it cannot be read or this run's look cannot be recorded, the count is unknown
  * and the checks on holdout queries are inconclusive (fail closed), never counted from 0.
  */
 export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = {
@@ -31,10 +32,8 @@ export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = 
   about: 'a holdout looked at until it agrees: looks counted where a PR cannot reset them, per-query details withheld',
   config: (rules) => rules.dataset,
   needsRows: () => 'dataset',
-  inputs: () => [
-    { role: 'exam', kind: 'record', name: 'holdout-looks', key: 'dataset.holdout_looks', outside: { thisPr: null } }
-  ],
-  read: (_d, inputs) => Promise.resolve(inputs.record('holdout-looks') ?? { thisPr: null }),
+  inputs: () => [HOLDOUT_LOOKS],
+  read: (_d, inputs) => Promise.resolve(inputs.record<PriorLooks>(HOLDOUT_LOOKS.name) ?? { thisPr: null }),
   assess({ rules, table, evidence }) {
     const account = countHoldoutLooks(rules, table, evidence ?? { thisPr: null }) as HoldoutAccount
     const mask = holdoutMask(rules, table)

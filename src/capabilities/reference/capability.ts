@@ -11,7 +11,7 @@ import { budgetSection, budgetsJson, unitBudgetJson, type ReferenceSummary } fro
 import { createStats, type StatsEngine } from '../../stats/compare.js'
 import { readManifest } from '../../trust/load-trust.js'
 import { checkReferenceSnapshot } from './snapshot.js'
-import type { Capability, InputSpec } from '../contract.js'
+import type { Capability, ExamRecordSpec, InputSpec } from '../contract.js'
 
 /** The reference rows as read, with their snapshot manifest (null when none was named). */
 export interface ReferenceEvidence {
@@ -80,17 +80,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       givenBy: 'reference-manifest',
       key: 'reference.manifest'
     },
-    ...(r.looks === undefined
-      ? []
-      : [
-          {
-            role: 'exam' as const,
-            kind: 'record' as const,
-            name: 'budget-looks' as const,
-            key: 'reference.looks',
-            outside: { thisLook: 1, unknown: null }
-          }
-        ])
+    ...(r.looks === undefined ? [] : [BUDGET_LOOKS])
   ],
   async read(_r, inputs, { rules, rowsInput }) {
     const rowsFile = inputs.file(ROWS)
@@ -99,7 +89,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       readGatedRows(path, rules, rowsInput).then((side) => Object.assign(side, { source: name }))
     )
     const manifestFile = inputs.file(MANIFEST)
-    const looks = inputs.record('budget-looks')
+    const looks = inputs.record<ThisLook>(BUDGET_LOOKS.name)
     return {
       rows,
       manifest: manifestFile === undefined ? null : await readManifest(manifestFile),
@@ -149,6 +139,37 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       unit,
       evaluateBudget(check.rule, rules, reference, { filters: unit.slice, confidence: unit.comparison.confidence })
     )
+  }
+}
+
+/** This run's look at the budget over the release (1 = the first), or null with why it could not be counted. */
+type ThisLook = { thisLook: number | null; unknown: string | null }
+
+/**
+ * The budget's look ledger (rules `reference.looks`): one look per PR run on the reference's commit, which every
+ * PR of the release shares and which does not move (a tag's commit or a full sha: the rules refuse looks on a
+ * reference without one, and the action a ref that turns out to be a branch). This run's look is recorded, then
+ * every look there is counted. Outside a pull request this run is the one look.
+ */
+const BUDGET_LOOKS: ExamRecordSpec<ThisLook> = {
+  role: 'exam',
+  kind: 'record',
+  name: 'budget-looks',
+  key: 'reference.looks',
+  outside: { thisLook: 1, unknown: null },
+  async read(records) {
+    const count = await records.look({
+      ledger: 'budget look',
+      at: { fixedBy: 'reference.looks' },
+      perHead: false,
+      record: true,
+      what: 'the budget'
+    })
+    if (count.unknown === undefined) return { thisLook: count.all + 1, unknown: null }
+    records.warn(
+      `retrieval-gate: the looks at the regression budget could not be counted: ${count.unknown}; the budgets are inconclusive unless shown spent`
+    )
+    return { thisLook: null, unknown: count.unknown }
   }
 }
 
