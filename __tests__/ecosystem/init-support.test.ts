@@ -45,9 +45,11 @@ describe('init from runs and judgments', () => {
     const text = readFileSync(out, 'utf8')
     // python: 1 - 0.025 ** (1/200) = 0.01827: 200 queries support 2 points, not 1 (which needs 368).
     expect(text).toContain('non_inferior: { margin: 0.02 }')
-    expect(text).toContain('It can pass from 183 queries on (you have 200)')
+    expect(text).toContain('Unchanged, it can pass from 183 queries on (you have 200; better, on fewer)')
     expect(text).toContain('a margin of 0.01 would need 368')
     const explain = await cli(['explain', '--rules', out])
-    expect(explain.stdout).toContain('Can pass only from 183 queries, even if nothing changed')
+    expect(explain.stdout).toContain(
+      'An unchanged candidate can pass only from 183 queries (a better one may pass on fewer, a worse one needs more)'
+    )
   })
 })

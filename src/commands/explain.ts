@@ -265,7 +265,7 @@ function closingLines(x: Explained): void {
   )
   if (d.fewestToPass !== null)
     lines.push(
-      `   Can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''}, even if nothing changed: on fewer, the queries not seen could change ${metric.name} more than ${kind.type === 'level' ? 'the level' : 'the margin'} allows, anywhere in its range (docs/statistics.md, "The reliability rule"); such a unit is inconclusive, which ${tooFewWords(rules)}.`
+      `   ${kind.type === 'level' ? `Can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''}, even with every query at the best value` : `An unchanged candidate can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''} (a better one may pass on fewer, a worse one needs more)`}: on fewer, the queries not seen could change ${metric.name} more than ${kind.type === 'level' ? 'the level' : 'the margin'} allows, anywhere in its range (docs/statistics.md, "The reliability rule"); such a unit is inconclusive, which ${tooFewWords(rules)}.`
     )
   if (check.budget !== undefined && rules.reference !== undefined) {
     const drop = higher ? 'drop' : 'rise'

@@ -368,8 +368,8 @@ function supportComment(m: MetricGuess, margin: number | null, paired: number): 
   const narrower = Math.round((margin - 0.01) * 100) / 100
   const more = narrower > 0 ? unitsForMargin(narrower, width, 0.95) : null
   return [
-    `  # It can pass from ${needed} queries on (you have ${paired}): on fewer, the queries not seen could lose more,`,
-    `  # anywhere in the range${more === null ? '' : `; a margin of ${narrower} would need ${more}`} (docs/statistics.md, "The reliability rule").`
+    `  # Unchanged, it can pass from ${needed} queries on (you have ${paired}; better, on fewer): on fewer, the queries`,
+    `  # not seen could lose more, anywhere in the range${more === null ? '' : `; a margin of ${narrower} would need ${more}`} (docs/statistics.md, "The reliability rule").`
   ]
 }
 

@@ -42,8 +42,9 @@ export interface CheckDescription {
    */
   confidence: number | null
   /**
-   * The fewest (effective) queries on which the check can pass at all, even with the best data (every query
-   * unchanged for non_inferior, every query at the best value for a level): what the metric's range lets unseen
+   * The fewest (effective) queries on which the check can pass: for a level even with the best data (every query at
+   * the best value); for non_inferior when nothing changed (a better candidate may pass on fewer, since the interval
+   * is bounded around its estimate, and a worse one needs more): what the metric's range lets unseen
    * queries change (the reliability rule, src/stats/reliability.ts). Null when the range does not bound it (no
    * range, a relative margin, a superior check: there it depends on the data) or nothing is statistical.
    */
