@@ -171,7 +171,16 @@ function moveDown(unit: UnitResult, next: UnitResult, by: Adjusting): UnitResult
     )
   const before = unitCounts(unit, by.rule, by.rules)
   if (before === 'fail' && unitCounts(next, by.rule, by.rules) === 'pass') {
-    if (next.status === 'inconclusive' && unit.status === 'inconclusive') return { ...next, reason: unit.reason }
+    if (next.status === 'inconclusive' && unit.status === 'inconclusive') {
+      // what the capability added stays (its marks); how the unit counts, and whether queries settle it, do not
+      const { policy: _policy, settledByQueries: _settled, ...added } = next
+      return {
+        ...added,
+        reason: unit.reason,
+        ...(unit.policy === undefined ? {} : { policy: unit.policy }),
+        ...(unit.settledByQueries === undefined ? {} : { settledByQueries: unit.settledByQueries })
+      }
+    }
     throw new Error(
       `capability ${by.capability} made a unit that counts as fail count as pass: an adjustment may only make a unit worse`
     )

@@ -140,6 +140,69 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
     await expect(gate(20, [...REGISTRY, twin])).rejects.toThrow(/two guards name the rule min_paired_queries/)
   })
 
+  it("a unit's own reason, words, mark and policy come from the capability that adjusts it", async () => {
+    // A second throwaway: the release manager freezes the checks; every unit that would pass is inconclusive,
+    // counted by on_inconclusive whatever the check's kind, and says why in the capability's words.
+    const freeze: Capability<string, null, null> = {
+      name: 'freeze',
+      about: 'a release freeze: no check passes while it holds',
+      rules: { freeze_checks: { type: 'string', description: 'Who froze the checks.' } },
+      config: (rules) => rules.extra.get('freeze_checks') as string | undefined,
+      needsRows: () => undefined,
+      inputs: () => [],
+      read: () => Promise.resolve(null),
+      assess: () => ({
+        guards: [],
+        summary: null,
+        parts: {
+          unitWords: (unit, { head }) =>
+            unit.reason === 'frozen' ? `${head}; the checks are frozen by ${String(unit.marks?.freeze)}` : undefined,
+          unitNeeds: (unit) => (unit.reason === 'frozen' ? [{ kind: 'words', text: '; unfrozen' }] : []),
+          unitJson: (unit) => (unit.marks?.freeze === undefined ? [] : [['frozen_by', unit.marks.freeze]])
+        }
+      }),
+      adjust: (unit, { config }) =>
+        unit.status === 'fail'
+          ? unit
+          : {
+              ...unit,
+              status: 'inconclusive',
+              reason: 'frozen',
+              policy: 'on_inconclusive',
+              marks: { ...unit.marks, freeze: config }
+            }
+    }
+    const registry = [...CAPABILITIES, freeze]
+    const run = async (onInconclusive: string, shift = [0.8, 0.9]) => {
+      const text = `version: 1\non_inconclusive: ${onInconclusive}\nqueries: { min_per_slice: 5 }\nmetrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - { name: better, metric: m, superior: { test: t, alpha: 0.05 } }\nfreeze_checks: ops\n`
+      // the candidate is shown better on every query: the superior check passes until the freeze
+      const moved = jsonl(Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, m: shift[i % 2] })))
+      const files = writeFiles({ 'rules.yml': text, 'b.jsonl': rows, 'c.jsonl': moved })
+      const rules = rulesFromText(text, files['rules.yml'], registry)
+      const source = cliInputSource({
+        given: { baseline: files['b.jsonl'], candidate: files['c.jsonl'] },
+        rulesFile: 'rules.yml'
+      })
+      return runGate(await loadGateInputs(rules, source, { registry }), {}, registry)
+    }
+    // an inconclusive superior check counts as fail whatever on_inconclusive says; the freeze's own policy is on_inconclusive
+    const lenient = await run('pass')
+    expect(lenient.decision.checks[0].units[0]).toMatchObject({ status: 'inconclusive', reason: 'frozen' })
+    expect(lenient.decision.verdict).toBe('pass')
+    expect((await run('fail')).decision.verdict).toBe('fail')
+    const md = toMarkdown(lenient)
+    expect(md).toContain('the checks are frozen by ops')
+    expect(md).toContain('; unfrozen')
+    // a unit that already counts as fail (a gain not shown, on a superior check) keeps its reason and how it counts:
+    // the freeze's on_inconclusive may not turn it into a pass
+    const unshown = await run('pass', [0.4, 0.6])
+    expect(unshown.decision.checks[0].units[0]).toMatchObject({ status: 'inconclusive', reason: 'not_shown_better' })
+    expect(unshown.decision.checks[0].units[0].policy).toBeUndefined()
+    expect(unshown.decision.verdict).toBe('fail')
+    const json = JSON.parse(toJsonReport(lenient)) as { checks: Array<{ units: Array<Record<string, unknown>> }> }
+    expect(json.checks[0].units[0]).toMatchObject({ reason: 'frozen', frozen_by: 'ops' })
+  })
+
   it('a guard whose reason code its capability gives no words for stops the gate (a bug, never a blank)', async () => {
     const mute: Capability<number, null, null> = { ...minPaired, words: {} }
     await expect(gate(20, [...CAPABILITIES, mute])).rejects.toThrow(/reason paired_too_few and no words/)

@@ -19,8 +19,9 @@
  * src/capabilities/registry.ts and its test: the rules schema, the refusals under --aggregates, the guards' words
  * and the CLI's and action's optional files are derived from the registry (docs/architecture.md, "Adding a
  * capability"; __tests__/capabilities/throwaway.test.ts proves it). Still closed, so an edit outside the folder
- * for a capability that needs one: an option's usage line and action input (src/commands/usage.ts, action.yml), a field of the trust section the
- * renderers draw (`TrustParts`), and a unit's own fields and reason codes (budget, holdout looks).
+ * for a capability that needs one: a CLI option's usage line (src/commands/usage.ts), an action input (action.yml) and a field of the trust section the renderers draw
+ * (`TrustParts`). A unit's own reason codes, data and policy are the capability's (UnitResult.marks, policy; the
+ * parts unitWords, unitNeeds, unitJson); so are its exam records (ExamRecordSpec).
  */
 import type { PairedTable } from '../align/pair.js'
 import type { SeedSides } from '../align/seeds.js'

@@ -1,8 +1,8 @@
 import type { CheckRule, Rules } from '../config/types.js'
-import type { Reason, Status } from './types.js'
+import type { InconclusivePolicy, Reason, Status } from './types.js'
 
 /**
- * Which rules key decides how an inconclusive unit counts toward the verdict. "Too few queries" and "the data
+ * The policy that applies to an inconclusive unit of `rule` with this reason: which rules key decides how it counts. "Too few queries" and "the data
  * do not show it" are different questions, so each has its own answer:
  * - `on_too_few`: the unit had fewer than `queries.min_per_slice` queries (nothing was measured), or its interval
  *   cannot support a pass (`interval_unreliable`: too few queries or clusters for the method, or no spread);
@@ -10,15 +10,10 @@ import type { Reason, Status } from './types.js'
  *   the rule demands that the candidate be shown better, and `on_inconclusive: pass` cannot turn "nothing
  *   was shown" into "shown";
  * - `on_inconclusive`: any other inconclusive unit (a `non_inferior` interval straddling the margin).
+ * A capability's adjustment may set the unit's own policy instead (UnitResult.policy).
  */
-export type InconclusivePolicy = 'on_too_few' | 'superior_must_be_shown' | 'on_inconclusive'
-
-/** The policy that applies to an inconclusive unit of `rule` with this reason. */
 export function inconclusivePolicy(reason: Reason, rule: CheckRule): InconclusivePolicy {
   if (reason === 'too_few_queries' || reason === 'interval_unreliable') return 'on_too_few'
-  // A budget whose interval straddles it: the data neither show it spent nor kept, whatever the check's kind.
-  if (reason === 'budget_crosses' || reason === 'budget_looks_exceeded' || reason === 'budget_looks_unknown')
-    return 'on_inconclusive'
   if (rule.kind.type === 'superior') return 'superior_must_be_shown'
   return 'on_inconclusive'
 }
@@ -30,10 +25,17 @@ export function policyCounts(policy: InconclusivePolicy, rules: Rules): 'pass' |
   return rules.onInconclusive
 }
 
-/** How one unit counts toward the verdict: pass and fail as they are; inconclusive as its policy says. */
-export function unitCounts(unit: { status: Status; reason: Reason }, rule: CheckRule, rules: Rules): 'pass' | 'fail' {
+/**
+ * How one unit counts toward the verdict: pass and fail as they are; inconclusive as its policy says (the one a
+ * capability's adjustment set, else the core's by reason and kind).
+ */
+export function unitCounts(
+  unit: { status: Status; reason: Reason; policy?: InconclusivePolicy },
+  rule: CheckRule,
+  rules: Rules
+): 'pass' | 'fail' {
   if (unit.status !== 'inconclusive') return unit.status
-  return policyCounts(inconclusivePolicy(unit.reason, rule), rules)
+  return policyCounts(unit.policy ?? inconclusivePolicy(unit.reason, rule), rules)
 }
 
 /**

@@ -2,8 +2,8 @@ import type { CheckRule, Rules } from '../config/types.js'
 import { metricBounds } from '../stats/law.js'
 import { familyConfidence } from '../stats/multiplicity.js'
 import { unitsForMargin } from '../stats/reliability.js'
-import { inconclusivePolicy, policyCounts, type InconclusivePolicy } from './counts.js'
-import type { Reason } from './types.js'
+import { inconclusivePolicy, policyCounts } from './counts.js'
+import type { InconclusivePolicy, Reason } from './types.js'
 
 /**
  * What decide demands of a check, as data, before any result exists: the reasons a unit can pass, fail or be

@@ -103,6 +103,18 @@ export function countHoldoutLooks(rules: Rules, table: PairedTable, prior: Prior
   }
 }
 
+/** The looks a capped unit carries (its mark `holdout`): this PR's, or the release's, against the cap in force. */
+export interface UnitLooks {
+  thisPr: number
+  maxPerPr: number
+  release?: true
+}
+
+/** The looks on a unit the holdout capped for them, if any. */
+export function unitLooks(unit: UnitResult): UnitLooks | undefined {
+  return unit.marks?.holdout as UnitLooks | undefined
+}
+
 /**
  * Beyond the cap (or when the looks could not be counted), a unit on queries that include the holdout becomes
  * inconclusive: a unit that passed, or was inconclusive, takes reason `holdout_looks_exceeded` (or
@@ -126,11 +138,13 @@ export function capHoldoutUnit(
     }
   }
   if (!touches) return unit
-  if (account.unknown !== null) return { ...unit, status: 'inconclusive', reason: 'holdout_looks_unknown' }
+  // more queries settle nothing here: no interval is too wide
+  const capped = { ...unit, status: 'inconclusive' as const, settledByQueries: false as const }
+  if (account.unknown !== null) return { ...capped, reason: 'holdout_looks_unknown' }
   const release =
     account.maxPerRelease !== null && account.thisRelease !== null && account.thisRelease > account.maxPerRelease
   const looks = release
     ? { thisPr: account.thisRelease as number, maxPerPr: account.maxPerRelease as number, release: true as const }
     : { thisPr: account.thisPr as number, maxPerPr: account.maxPerPr as number }
-  return { ...unit, status: 'inconclusive', reason: 'holdout_looks_exceeded', holdoutLooks: looks }
+  return { ...capped, reason: 'holdout_looks_exceeded', marks: { ...unit.marks, holdout: looks } }
 }

@@ -4,9 +4,9 @@
  * runner, and every type it gathers comes from a room below it: it imports only types, and only downward.
  */
 import { rowOfId } from '../align/row-of-id.js'
-import type { Block } from '../model/document.js'
+import type { Block, Inline } from '../model/document.js'
 import type { Coverage, PairedTable } from '../align/pair.js'
-import type { Rules } from '../config/types.js'
+import type { MetricRule, Rules } from '../config/types.js'
 import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
@@ -116,12 +116,29 @@ export interface RenderParts {
   /** Extra keys of one unit in the JSON report (the budget, the holdout looks). */
   unitJson?: (unit: UnitResult, check: CheckResult, ctx: RenderContext) => Array<[string, unknown]>
   /**
+   * The sentence for a unit whose reason is one of its own codes (RAW), else undefined: the one sentence the verdict,
+   * the annotations and every report give the unit (src/report/words.ts explainUnit asks each capability first).
+   */
+  unitWords?: (unit: UnitResult, said: UnitSaid) => string | undefined
+  /** What it adds to a unit's "Needs" cell (the budget: "; ≤ 1.0 points since v1.4 (0.2 used)"). */
+  unitNeeds?: (unit: UnitResult, metric: MetricRule) => Inline
+  /**
    * Queries no per-query output may show (the holdout): the index into the paired table -> true when withheld.
    * Every renderer that lists queries one by one (Markdown, text, regressions.jsonl, to-judge, HTML) asks.
    */
   withheld?: (i: number) => boolean
   /** What a per-query output may show beside the query at index `i` (its text; both runs' top documents). */
   queryDetails?: (i: number) => QueryDetails | undefined
+}
+
+/** What a capability's unit sentence may build on (RAW): the check, the metric, and the core's opening words. */
+export interface UnitSaid {
+  check: CheckResult
+  metric: MetricRule
+  /** `recall@10 for segment = new` */
+  name: string
+  /** "recall@10 for segment = new fell by 9.8 points (95% interval -17.8 to -8.7 points, 40 queries)" */
+  head: string
 }
 
 /** Beside a query in per-query outputs. */

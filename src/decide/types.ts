@@ -10,8 +10,15 @@ import type { Multiplicity } from '../stats/multiplicity.js'
 /** A unit's or a check's outcome; inconclusive is resolved toward the verdict by src/decide/counts.ts. */
 export type Status = 'pass' | 'fail' | 'inconclusive'
 
-/** Why a unit got its status, as a stable code (for the JSON report) and plain words (for people). */
-export type Reason =
+/**
+ * Why a unit got its status, as a stable code (for the JSON report) and plain words (for people): the core's own
+ * codes, or one a capability's `adjust` gave (the budget's, the holdout's), worded by that capability
+ * (RenderParts.unitWords). The core lists none of a capability's codes.
+ */
+export type Reason = CoreReason | (string & Record<never, never>)
+
+/** The reasons the core itself decides a unit by (src/decide/evaluate.ts). */
+export type CoreReason =
   | 'holds'
   | 'too_few_queries'
   | 'interval_crosses_margin'
@@ -21,18 +28,6 @@ export type Reason =
   | 'too_many_regressions'
   | 'non_finite'
   | 'no_queries'
-  /** The drop since the rules' reference is shown beyond the check's budget (src/capabilities/reference/budget.ts). */
-  | 'budget_exceeded'
-  /** The interval of the drop since the reference straddles the budget. */
-  | 'budget_crosses'
-  /** The budget has been looked at more often than reference.looks allows over this release. */
-  | 'budget_looks_exceeded'
-  /** The looks at the budget so far could not be counted (an unreadable or unwritable ledger). */
-  | 'budget_looks_unknown'
-  /** The holdout was graded more often in this PR than the rules allow (src/decide/holdout.ts). */
-  | 'holdout_looks_exceeded'
-  /** The holdout looks so far could not be counted (an unreadable or unwritable ledger): never taken as 0. */
-  | 'holdout_looks_unknown'
   /** Fewer seed files on a side than statistics.min_seeds (src/capabilities/seeds/stats.ts). */
   | 'too_few_seeds'
   /**
@@ -70,40 +65,25 @@ export interface UnitResult {
   power: { mde: number; moreQueries: number | null } | null
   /** at_least / at_most: the candidate's mean on the unit's queries and its interval (src/stats/comparison.ts levelFrom). */
   level?: LevelInterval
-  /** Set when the unit was made inconclusive because the holdout was graded too often in this PR (decide/holdout.ts). */
-  holdoutLooks?: { thisPr: number; maxPerPr: number; release?: true }
-  /** The unit's regression budget against the rules' reference, when the check has a budget and a reference was read. */
-  budget?: BudgetResult
+  /**
+   * What capabilities' `adjust` attached to the unit, by capability name (the reference's budget, the holdout's
+   * looks); each capability reads back its own (reports, JSON keys). Absent when none did.
+   */
+  marks?: Readonly<Record<string, unknown>>
+  /**
+   * How an inconclusive unit counts when a capability's adjustment gave its reason (a budget that straddles counts
+   * by on_inconclusive, whatever the check's kind); absent: as the core decides by the reason and the kind.
+   */
+  policy?: InconclusivePolicy
+  /** False when more queries cannot settle an inconclusive unit (the holdout looked at too often): next steps skip it. */
+  settledByQueries?: false
 }
 
 /**
- * A unit's regression budget (src/capabilities/reference/budget.ts): the candidate against the rules' reference (the last
- * release) on the unit's queries, at the unit's confidence. `used` and `usedCi` are the drop since the
- * reference in the metric's bad direction (positive = worse than the reference, negative = better), in metric
- * units; `budget` is the allowed drop in metric units (a relative budget resolved on the reference mean).
+ * Which rules key decides how an inconclusive unit counts toward the verdict (src/decide/counts.ts): `on_too_few`,
+ * `superior_must_be_shown` or `on_inconclusive`.
  */
-export interface BudgetResult {
-  /** The reference's label ("v1.4"). */
-  reference: string
-  status: Status
-  reason: Extract<
-    Reason,
-    | 'holds'
-    | 'budget_exceeded'
-    | 'budget_crosses'
-    | 'budget_looks_exceeded'
-    | 'budget_looks_unknown'
-    | 'interval_unreliable'
-    | 'too_few_queries'
-    | 'non_finite'
-    | 'no_queries'
-  >
-  budget: number
-  used: number
-  usedCi: [number, number]
-  /** Reference (as `baseline`) against candidate on the unit's queries. */
-  comparison: Comparison
-}
+export type InconclusivePolicy = 'on_too_few' | 'superior_must_be_shown' | 'on_inconclusive'
 
 /** The family the multiplicity adjustment covers: every statistical unit of every check. */
 export interface Family {

@@ -27,7 +27,9 @@ export function checkAnnotations(result: GateResult, file: string): Annotation[]
     if (check.status === 'pass') continue
     const unit = check.units.find((u) => u.status !== 'pass')
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
-    const sentence = unit ? explainUnit(check, unit, metric) : `check ${check.status}`
+    const sentence = unit
+      ? explainUnit(check, unit, metric, { capabilities: result.capabilities })
+      : `check ${check.status}`
     const others = check.units.filter((u) => u.status !== 'pass').length - 1
     out.push({
       kind: check.counts === 'fail' ? 'error' : 'warning',

@@ -143,12 +143,7 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
   for (const check of result.decision.checks) {
     for (const unit of check.units) {
       // Inconclusive because the holdout was looked at too often: no interval is too wide, more queries settle nothing.
-      if (
-        unit.status !== 'inconclusive' ||
-        unit.reason === 'holdout_looks_exceeded' ||
-        unit.reason === 'holdout_looks_unknown'
-      )
-        continue
+      if (unit.status !== 'inconclusive' || unit.settledByQueries === false) continue
       const c = unit.comparison
       const why =
         unit.reason === 'too_few_queries'

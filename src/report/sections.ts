@@ -18,7 +18,7 @@ import {
   type Inline
 } from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel } from './words.js'
+import { cellUnit, changeCell, levelDigits, sliceLabel } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
 import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
@@ -103,17 +103,17 @@ function values(c: Comparison, metric: MetricRule, mixed: boolean): Inline[] {
 }
 
 /** What the rule asks of a unit, in the table's units: "≥ -0.0050", "p < 0.05 (p = 0.0008)", "≤ 40 worse (19)". */
-export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule): Inline {
-  const b = unit.budget
-  // A budgeted unit also needs its drop since the reference within the budget: "…; ≤ 1.0 points since v1.4 (1.2 used)".
-  return b === undefined
-    ? ownNeeds(check, unit, metric)
-    : [
-        ...ownNeeds(check, unit, metric),
-        words(`; ≤ ${amount(b.budget, metric, false)} since `),
-        text(b.reference, 60),
-        words(` (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`)
-      ]
+export function needs(
+  result: Pick<GateResult, 'capabilities'>,
+  check: CheckResult,
+  unit: UnitResult,
+  metric: MetricRule
+): Inline {
+  // and what capabilities add: a budgeted unit also needs its drop since the reference within the budget
+  return [
+    ...ownNeeds(check, unit, metric),
+    ...result.capabilities.flatMap((c) => c.parts.unitNeeds?.(unit, metric) ?? [])
+  ]
 }
 
 function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): Inline {
@@ -256,7 +256,7 @@ export function checkDetailsTable(result: GateResult): Block {
         [text(sliceLabel(c.slice))],
         [words(String(c.n))],
         ...values(c, metric, mixed),
-        needs(check, unit, metric),
+        needs(result, check, unit, metric),
         [words(`${c.wins}/${c.losses}/${c.ties}`)]
       ])
     }

@@ -169,7 +169,7 @@ function checksColumns(result: GateResult): Block {
               [words(change(c.delta, typical)), ...unit],
               [words(intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed))]
             ]),
-        needs(check, u, metric)
+        needs(result, check, u, metric)
       ])
     }
   }

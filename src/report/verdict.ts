@@ -31,7 +31,10 @@ export function summarize(result: GateResult): VerdictSummary {
         findings.push({
           check,
           unit,
-          sentence: explainUnit(check, unit, metricOf(check.rule.metric), rules.queries.minPerSlice)
+          sentence: explainUnit(check, unit, metricOf(check.rule.metric), {
+            minPerSlice: rules.queries.minPerSlice,
+            capabilities: result.capabilities
+          })
         })
     }
   }

@@ -120,7 +120,12 @@ function intervalWords(unit: UnitResult, metric: MetricRule): string {
  * fell by 9.8 points (95% interval -10.9 to -8.8 points, 40 queries); the rules allow a drop of at most 2.0
  * points." `minPerSlice` is the rules' queries.min_per_slice (named in the too-few-queries sentence).
  */
-export function explainUnit(check: CheckResult, unit: UnitResult, metric: MetricRule, minPerSlice?: number): string {
+export function explainUnit(
+  check: CheckResult,
+  unit: UnitResult,
+  metric: MetricRule,
+  at: { minPerSlice?: number; capabilities?: GateResult['capabilities'] } = {}
+): string {
   const c = unit.comparison
   const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`
   const higher = metric.better === 'higher'
@@ -128,42 +133,24 @@ export function explainUnit(check: CheckResult, unit: UnitResult, metric: Metric
   const by = c.delta === 0 || !Number.isFinite(c.delta) ? '' : ` by ${amount(Math.abs(c.delta), metric, false)}`
   const name = clean(metric.name, NAME)
   const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`
+  // a reason of a capability's own (the budget's, the holdout's): its words
+  for (const c of at.capabilities ?? []) {
+    const said = c.parts.unitWords?.(unit, { check, metric, name: `${name}${who}`, head })
+    if (said !== undefined) return said
+  }
   const worseWord = higher ? 'drop' : 'rise'
   const kind = check.rule.kind
   switch (unit.reason) {
     case 'too_few_queries':
-      return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
+      return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${at.minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
     case 'interval_unreliable':
       return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}, so the check is inconclusive.`
     case 'too_few_seeds':
       return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`
     case 'non_finite':
       return `${head}; a statistic is not a finite number, so the check cannot pass.`
-    case 'holdout_looks_exceeded': {
-      const looks = unit.holdoutLooks
-      const count =
-        looks === undefined
-          ? 'more often than dataset.holdout_looks allows'
-          : looks.release
-            ? `${looks.thisPr} times since the release, more than dataset.holdout_looks.max_per_release (${looks.maxPerPr}) allows`
-            : `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows`
-      return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`
-    }
     case 'no_queries':
       return `${name}${who} has no queries to compare; a check over zero queries never passes.`
-    case 'holdout_looks_unknown':
-      return `${head}; the looks at the holdout so far could not be counted, so a pass on it cannot be trusted and the check is inconclusive.`
-    case 'budget_looks_exceeded':
-    case 'budget_looks_unknown':
-      return `${name}${who}: ${budgetWords(unit, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`
-    case 'budget_exceeded':
-    case 'budget_crosses': {
-      const spent =
-        unit.reason === 'budget_exceeded'
-          ? 'the drop since the reference exceeds the budget'
-          : 'the data cannot rule out a drop since the reference beyond the budget'
-      return `${name}${who}: ${budgetWords(unit, metric)}; ${spent}, whatever this PR alone did (${amount(c.delta, metric)} against its baseline).`
-    }
     case 'too_many_regressions': {
       const t =
         kind.type === 'max_regressions' && kind.threshold > 0
@@ -238,21 +225,6 @@ function levelSentence(
   if (unit.reason === 'interval_unreliable')
     return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}; ${need}.`
   return `${head}; ${need}.`
-}
-
-/**
- * How much of a unit's regression budget is spent, e.g. "0.8 of 1.0 points used since v1.4 (95% interval 0.3
- * to 1.3 points)", or "0.0 of 1.0 points used since v1.4 (the candidate is 0.4 points better; ...)". RAW text.
- */
-export function budgetWords(unit: UnitResult, metric: MetricRule): string {
-  const b = unit.budget
-  if (b === undefined) return ''
-  const u = unitWord(metric)
-  const typical = Math.max(Math.abs(b.usedCi[0]), Math.abs(b.usedCi[1]), b.budget)
-  const used = displayNumber(Math.max(0, b.used), metric, false, typical)
-  const better = b.used < 0 ? `the candidate is ${amount(-b.used, metric, false)} better; ` : ''
-  const ci = `${displayNumber(b.usedCi[0], metric, true, typical)} to ${displayNumber(b.usedCi[1], metric, true, typical)}${u ? ` ${u}` : ''}`
-  return `${used} of ${displayNumber(b.budget, metric, false, typical)}${u ? ` ${u}` : ''} used since ${clean(b.reference, NAME)} (${better}${confidenceLabel(b.comparison.confidence)} interval of the drop ${ci}, ${b.comparison.n} ${b.comparison.n === 1 ? 'query' : 'queries'})`
 }
 
 /**

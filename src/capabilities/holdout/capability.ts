@@ -4,10 +4,13 @@ import {
   capHoldoutUnit,
   countHoldoutLooks,
   holdoutMask,
+  unitLooks,
   type HoldoutAccount,
   type PriorLooks
 } from '../../decide/holdout.js'
 import { holdoutJson, holdoutSentence } from '../../report/holdout.js'
+import type { UnitSaid } from '../../decide/result.js'
+import type { UnitResult } from '../../decide/types.js'
 import type { Capability } from '../contract.js'
 import { HOLDOUT_LOOKS } from './looks.js'
 
@@ -44,13 +47,29 @@ export const holdoutCapability: Capability<DatasetRules, PriorLooks, Summary> = 
       parts: {
         blocks: { head: () => [paragraph(text(holdoutSentence(account), 800))] },
         json: () => ['holdout', holdoutJson(account)],
-        unitJson: (unit) =>
-          unit.holdoutLooks
-            ? [['holdout_looks', { this_pr: unit.holdoutLooks.thisPr, max_per_pr: unit.holdoutLooks.maxPerPr }]]
-            : [],
+        unitJson: (unit) => {
+          const looks = unitLooks(unit)
+          return looks ? [['holdout_looks', { this_pr: looks.thisPr, max_per_pr: looks.maxPerPr }]] : []
+        },
+        unitWords: holdoutUnitWords,
         ...(graded ? { withheld: (i: number) => mask[i] === 1 } : {})
       }
     }
   },
   adjust: (unit, { summary, stats }) => capHoldoutUnit(unit, summary.account, summary.mask, stats)
+}
+
+/** The sentence of a unit the holdout's looks made inconclusive, else undefined. RAW text. */
+function holdoutUnitWords(unit: UnitResult, { head }: UnitSaid): string | undefined {
+  if (unit.reason === 'holdout_looks_unknown')
+    return `${head}; the looks at the holdout so far could not be counted, so a pass on it cannot be trusted and the check is inconclusive.`
+  if (unit.reason !== 'holdout_looks_exceeded') return undefined
+  const looks = unitLooks(unit)
+  const count =
+    looks === undefined
+      ? 'more often than dataset.holdout_looks allows'
+      : looks.release
+        ? `${looks.thisPr} times since the release, more than dataset.holdout_looks.max_per_release (${looks.maxPerPr}) allows`
+        : `${looks.thisPr} times in this PR, more than dataset.holdout_looks.max_per_pr (${looks.maxPerPr}) allows`
+  return `${head}; the holdout has been graded ${count}, so a pass on it cannot be trusted and the check is inconclusive.`
 }

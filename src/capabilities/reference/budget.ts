@@ -2,7 +2,40 @@ import type { CheckRule, MetricRule, Rules } from '../../config/types.js'
 import type { StatsEngine } from '../../stats/compare.js'
 import type { Filters } from '../../stats/subsets.js'
 import { inBetterDirection, standing } from '../../decide/core.js'
-import type { BudgetResult, Status, UnitResult } from '../../decide/types.js'
+import type { Comparison } from '../../stats/compare.js'
+import type { Status, UnitResult } from '../../decide/types.js'
+
+/**
+ * A unit's regression budget: the candidate against the rules' reference (the last release) on the unit's queries,
+ * at the unit's confidence. `used` and `usedCi` are the drop since the reference in the metric's bad direction
+ * (positive = worse than the reference, negative = better), in metric units; `budget` is the allowed drop in metric
+ * units (a relative budget resolved on the reference mean). Attached to the unit as its mark `reference`.
+ */
+export interface BudgetResult {
+  /** The reference's label ("v1.4"). */
+  reference: string
+  status: Status
+  reason:
+    | 'holds'
+    | 'budget_exceeded'
+    | 'budget_crosses'
+    | 'budget_looks_exceeded'
+    | 'budget_looks_unknown'
+    | 'interval_unreliable'
+    | 'too_few_queries'
+    | 'non_finite'
+    | 'no_queries'
+  budget: number
+  used: number
+  usedCi: [number, number]
+  /** Reference (as `baseline`) against candidate on the unit's queries. */
+  comparison: Comparison
+}
+
+/** The unit's budget, when the reference capability attached one. */
+export function budgetOf(unit: UnitResult): BudgetResult | undefined {
+  return unit.marks?.reference as BudgetResult | undefined
+}
 
 /** The candidate against the reference: its statistics engine (same rules, seed and slices) and its label. */
 export interface ReferenceStats {
@@ -110,6 +143,14 @@ const RANK: Record<Status, number> = { pass: 0, inconclusive: 1, fail: 2 }
  */
 export function withBudget(unit: UnitResult, budget: BudgetResult | undefined): UnitResult {
   if (budget === undefined) return unit
-  if (RANK[budget.status] <= RANK[unit.status]) return { ...unit, budget }
-  return { ...unit, budget, status: budget.status, reason: budget.reason }
+  const marked = { ...unit, marks: { ...unit.marks, reference: budget } }
+  if (RANK[budget.status] <= RANK[unit.status]) return marked
+  // a budget the data neither show spent nor kept counts by on_inconclusive, whatever the check's kind
+  const own = budget.reason === 'budget_crosses' || budget.reason.startsWith('budget_looks_')
+  return {
+    ...marked,
+    status: budget.status,
+    reason: budget.reason,
+    ...(own ? { policy: 'on_inconclusive' as const } : {})
+  }
 }

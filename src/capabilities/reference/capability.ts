@@ -7,7 +7,14 @@ import type { SideRows } from '../../model/rows.js'
 import { readFetched } from '../../readers/fetched.js'
 import { readGatedRows } from '../../readers/gated-rows.js'
 import type { Manifest } from '../../readers/manifest.js'
-import { budgetSection, budgetsJson, unitBudgetJson, type ReferenceSummary } from './report.js'
+import {
+  budgetNeeds,
+  budgetSection,
+  budgetsJson,
+  budgetUnitWords,
+  type ReferenceSummary,
+  unitBudgetJson
+} from './report.js'
 import { createStats, type StatsEngine } from '../../stats/compare.js'
 import { readManifest } from '../../trust/load-trust.js'
 import { checkReferenceSnapshot } from './snapshot.js'
@@ -129,7 +136,9 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
       parts: {
         blocks: { afterFindings: ({ result }) => budgetSection(result, summary) },
         json: ({ result, num }) => ['budgets', budgetsJson(result, summary, num)],
-        unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num)
+        unitJson: (unit, _check, { num }) => unitBudgetJson(unit, num),
+        unitWords: budgetUnitWords,
+        unitNeeds: budgetNeeds
       }
     }
   },

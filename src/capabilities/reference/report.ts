@@ -2,11 +2,13 @@ import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import type { CheckResult, UnitResult } from '../../decide/evaluate.js'
 import type { ReferenceProvenance } from '../../model/provenance.js'
-import { lookConfidence, type BudgetLooks } from './budget.js'
+import { budgetOf, lookConfidence, type BudgetLooks, type BudgetResult } from './budget.js'
 import { confidenceLabel } from '../../report/format.js'
 import { code, paragraph, strong, text, words, type Block, type Inline } from '../../model/document.js'
 import { formatAge } from '../../report/provenance.js'
-import { budgetWords, sliceLabel } from '../../report/words.js'
+import { amount, displayNumber, sliceLabel, unitWord } from '../../report/words.js'
+import { clean } from '../../report/escape.js'
+import type { UnitSaid } from '../../decide/result.js'
 
 /** What the reports say about the reference (rules `reference`): its label, the rows as read, their count, the snapshot check. */
 export interface ReferenceSummary {
@@ -37,10 +39,11 @@ export function budgetLooksSentence(ref: ReferenceSummary): string {
   return `This run is look ${l.thisLook} of at most ${l.allowed} at ${ref.label} (reference.looks): each budget interval is at ${each}, so over the release the budgets hold at ${release}.${over}`
 }
 
-/** A budgeted unit: its check and the unit carrying the budget figures. */
+/** A budgeted unit: its check, the unit, and the budget figures it carries (its mark `reference`). */
 interface BudgetedUnit {
   check: CheckResult
-  unit: UnitResult & { budget: NonNullable<UnitResult['budget']> }
+  unit: UnitResult
+  budget: BudgetResult
 }
 
 const WORD: Record<string, string> = {
@@ -52,8 +55,10 @@ const WORD: Record<string, string> = {
 function budgeted(result: GateResult): BudgetedUnit[] {
   const out: BudgetedUnit[] = []
   for (const check of result.decision.checks)
-    for (const unit of check.units)
-      if (unit.budget !== undefined) out.push({ check, unit: unit as BudgetedUnit['unit'] })
+    for (const unit of check.units) {
+      const budget = budgetOf(unit)
+      if (budget !== undefined) out.push({ check, unit, budget })
+    }
   return out
 }
 
@@ -77,19 +82,19 @@ export function budgetSection(result: GateResult, ref: ReferenceSummary): Block[
   ]
   if (ref.snapshot !== null) lead.push([words('Snapshot: '), text(ref.snapshot, 400), words('.')])
   const items: Inline[] = []
-  for (const { check, unit } of budgeted(result)) {
+  for (const { check, unit, budget: b } of budgeted(result)) {
     const metric = result.rules.metrics.get(check.rule.metric) as MetricRule
     const budget = check.rule.budget
     const rel: Inline = budget?.relative
       ? [words(' (budget '), text(budget.text, 12), words(' of the reference mean)')]
       : []
     items.push([
-      words(`${WORD[unit.budget.status]} `),
+      words(`${WORD[b.status]} `),
       strong(text(check.rule.name)),
       words(' ('),
       text(sliceLabel(unit.slice)),
       words('): '),
-      text(budgetWords(unit, metric), 600),
+      text(budgetWords(b, metric), 600),
       ...rel,
       words('.')
     ])
@@ -128,7 +133,7 @@ function referenceSource(p: ReferenceProvenance | undefined, file: string): Inli
 
 /** A budgeted unit's `budget` key in the JSON report (the same figures as `budgets`). */
 export function unitBudgetJson(unit: UnitResult, num: (x: number) => number | null): Array<[string, unknown]> {
-  const b = unit.budget
+  const b = budgetOf(unit)
   if (b === undefined) return []
   return [
     [
@@ -177,8 +182,7 @@ export function budgetsJson(
             }
           })
     },
-    units: budgeted(result).map(({ check, unit }) => {
-      const b = unit.budget
+    units: budgeted(result).map(({ check, unit, budget: b }) => {
       return {
         rule: check.rule.name,
         metric: check.rule.metric,
@@ -196,4 +200,42 @@ export function budgetsJson(
       }
     })
   }
+}
+
+/**
+ * How much of a unit's regression budget is spent, e.g. "0.8 of 1.0 points used since v1.4 (95% interval 0.3
+ * to 1.3 points)", or "0.0 of 1.0 points used since v1.4 (the candidate is 0.4 points better; ...)". RAW text.
+ */
+function budgetWords(b: BudgetResult, metric: MetricRule): string {
+  const u = unitWord(metric)
+  const typical = Math.max(Math.abs(b.usedCi[0]), Math.abs(b.usedCi[1]), b.budget)
+  const used = displayNumber(Math.max(0, b.used), metric, false, typical)
+  const better = b.used < 0 ? `the candidate is ${amount(-b.used, metric, false)} better; ` : ''
+  const ci = `${displayNumber(b.usedCi[0], metric, true, typical)} to ${displayNumber(b.usedCi[1], metric, true, typical)}${u ? ` ${u}` : ''}`
+  return `${used} of ${displayNumber(b.budget, metric, false, typical)}${u ? ` ${u}` : ''} used since ${clean(b.reference, 60)} (${better}${confidenceLabel(b.comparison.confidence)} interval of the drop ${ci}, ${b.comparison.n} ${b.comparison.n === 1 ? 'query' : 'queries'})`
+}
+
+/** The sentence of a unit the budget decided (its reasons `budget_*`), else undefined. RAW text. */
+export function budgetUnitWords(unit: UnitResult, said: UnitSaid): string | undefined {
+  const b = budgetOf(unit)
+  if (b === undefined || !unit.reason.startsWith('budget_')) return undefined
+  const { name, metric } = said
+  if (unit.reason === 'budget_looks_exceeded' || unit.reason === 'budget_looks_unknown')
+    return `${name}: ${budgetWords(b, metric)}; ${unit.reason === 'budget_looks_exceeded' ? 'the budget has been looked at more often over this release than reference.looks allows' : 'the looks at the budget could not be counted'}, so a budget not shown spent is inconclusive.`
+  const spent =
+    unit.reason === 'budget_exceeded'
+      ? 'the drop since the reference exceeds the budget'
+      : 'the data cannot rule out a drop since the reference beyond the budget'
+  return `${name}: ${budgetWords(b, metric)}; ${spent}, whatever this PR alone did (${amount(unit.comparison.delta, metric)} against its baseline).`
+}
+
+/** What a budgeted unit adds to its "Needs" cell: "; ≤ 1.0 points since v1.4 (1.2 used)". */
+export function budgetNeeds(unit: UnitResult, metric: MetricRule): Inline {
+  const b = budgetOf(unit)
+  if (b === undefined) return []
+  return [
+    words(`; ≤ ${amount(b.budget, metric, false)} since `),
+    text(b.reference, 60),
+    words(` (${displayNumber(Math.max(0, b.used), metric, false, b.budget)} used)`)
+  ]
 }
