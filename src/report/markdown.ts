@@ -19,14 +19,13 @@ import {
   foldedUnitsTable,
   methodBody,
   regressedTable,
-  SECTION_TITLES,
-  STATUS
+  SECTION_TITLES
 } from './sections.js'
 import { foldedSummary, isFolded } from './folded-checks.js'
 import { reportHead, type ReportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
-import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
+import { SCOPE_SENTENCE, STATUS, statisticsSentences, unitWord } from './words.js'
 import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { listableRegressions, withheldSentence } from './holdout.js'

@@ -18,7 +18,7 @@ import {
   type Inline
 } from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel } from './words.js'
+import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel, STATUS } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
 import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
@@ -30,8 +30,6 @@ import { rowOfId } from '../align/row-of-id.js'
  * The report's tables and the bodies of its collapsible sections, as blocks (doc/blocks.ts): every string from
  * the inputs is a `text` span, escaped by each renderer; numbers through format.ts.
  */
-
-export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
 /** The titles of the report's collapsed sections, the same in the Markdown and on the HTML page. */
 export const SECTION_TITLES = {
@@ -61,7 +59,7 @@ const levelCell = (x: number, metric: MetricRule, c: Comparison): string => fixe
  * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
  * at_most unit the candidate's mean and its interval (levels), which is what the check judged.
  */
-function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, together = false): [Inline, Inline] {
+export function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, together = false): [Inline, Inline] {
   const c = unit.comparison
   const own = (x: string): Inline => [words(together ? keepTogether(x) : x)]
   if (unit.level !== undefined) {
@@ -430,10 +428,14 @@ export function comparabilityBody(result: GateResult): Block[] {
         )
   )
   rows.push(attributesRow(coverage))
-  const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
   const entries = result.trust ? comparabilityEntries(result.trust) : []
-  for (const c of entries)
-    rows.push(row(text(c.aspect, 60), c.status in mark ? mark[c.status] : text(c.status, 20), text(c.detail, 300)))
+  // A closed list of statuses, so every entry has its mark (no lookup a status like 'toString' could answer).
+  const mark: Record<(typeof entries)[number]['status'], string> = {
+    same: '✅ same',
+    differs: '⚠️ differs',
+    unknown: '❔ unknown'
+  }
+  for (const c of entries) rows.push(row(text(c.aspect, 60), mark[c.status], text(c.detail, 300)))
   const out = [tableBlock(cells('Aspect', 'Status', 'Detail'), rows)]
   if (entries.length === 0)
     out.push(

@@ -1,14 +1,13 @@
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
-import type { LevelInterval } from '../decide/types.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, inconclusiveCounting } from './format.js'
+import { confidenceLabel, intervalHeading, inconclusiveCounting } from './format.js'
 import { regressionCount } from './regressions.js'
-import { candidateOnlyLine, familyWords, needs, regressedTable } from './sections.js'
+import { candidateOnlyLine, changeCells, familyWords, needs, regressedTable } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
 import { pageSentence, type WrittenFiles } from './files.js'
-import { cellUnit, changeCell, sliceLabel, statisticsSentences, unitWord } from './words.js'
+import { sliceLabel, statisticsSentences, unitWord } from './words.js'
 import { methodName, methodRows } from './interval-words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
@@ -150,12 +149,8 @@ function checksColumns(result: GateResult): Block {
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = rules.metrics.get(check.rule.metric) as MetricRule
-    // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
-    const change = (x: number, typical: number): string => changeCell(x, metric, typical)
-    const unit = cellUnit(metric) ? [words(' '), text(cellUnit(metric), 16)] : []
     for (const u of check.units) {
       const c = u.comparison
-      const typical = Math.abs(c.baseline)
       rows.push([
         statusWord(u.status),
         [words(String(check.rule.index + 1))],
@@ -163,12 +158,7 @@ function checksColumns(result: GateResult): Block {
         [text(metric.name, 24)],
         [text(sliceLabel(c.slice), 32)],
         [words(String(c.n))],
-        ...(u.level !== undefined
-          ? levelCells(u.level, metric, typical, mixed)
-          : [
-              [words(change(c.delta, typical)), ...unit],
-              [words(intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed))]
-            ]),
+        ...changeCells(u, metric, mixed),
         needs(check, u, metric)
       ])
     }
@@ -236,15 +226,6 @@ function methodLine(result: GateResult): Inline {
     words(`, multiplicity ${s.multiplicity}; rules `),
     text(rules.source.file, 120),
     words(` (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`)
-  ]
-}
-
-/** An at_least / at_most unit's cells: the candidate's mean and its interval (levels, as the files hold them). */
-function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): Inline[] {
-  const d = digitsFor(metric.range, typical)
-  return [
-    [words(`mean ${fixed(level.mean, d)}`)],
-    [words(intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed))]
   ]
 }
 

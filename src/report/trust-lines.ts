@@ -18,6 +18,7 @@ import { QUANTILES } from '../trust/zero-hits.js'
 import type { Decision } from '../decide/evaluate.js'
 import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
 import { shownSliceRows } from './slice-rows.js'
+import { STATUS } from './words.js'
 import { firstListed, MAX_LISTED } from './listed.js'
 
 /**
@@ -34,8 +35,6 @@ const pct = (x: number): string => percent(x, 1)
  * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
  * comparability entries in the comparability table (GateResult.comparability).
  */
-
-const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
 /** The row that counts the fields a list left out (a manifest may hold any number of them). */
 function more(total: number, what: string): Array<{ aspect: string; status: 'differs'; detail: string }> {
