@@ -16,12 +16,11 @@ import {
   comparabilityBody,
   comparisonsTable,
   coverageBody,
-  foldedUnitsTable,
+  foldedBlocks,
   methodBody,
   regressedTable,
   SECTION_TITLES
 } from './sections.js'
-import { foldedSummary, isFolded } from './folded-checks.js'
 import { reportHead, type ReportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
@@ -127,9 +126,7 @@ function headSection(out: Block[], result: GateResult, head: ReportHead): void {
 function checksSection(out: Block[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
   // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
   pushAll(out, [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)])
-  for (const check of result.decision.checks)
-    // foldedSummary is HTML-safe already (htmlText for its untrusted parts).
-    if (isFolded(check)) pushAll(out, [section(foldedSummary(check), [foldedUnitsTable(result, check)])])
+  pushAll(out, foldedBlocks(result))
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])

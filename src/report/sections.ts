@@ -19,7 +19,7 @@ import {
 } from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel, STATUS } from './words.js'
-import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
+import { foldedCount, foldedNeeds, foldedSlices, foldedSummary, isFolded } from './folded-checks.js'
 import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
 import { methodRowsOf } from './slots.js'
@@ -234,6 +234,15 @@ export function foldedUnitsTable(result: GateResult, check: CheckResult): Block 
   }
   const head = cells('Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf)
   return tableBlock(head, rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r'])
+}
+
+/** Each folded check's slices, collapsed under the checks table: its summary (untrusted: names) and its table. */
+export function foldedBlocks(result: GateResult): Block[] {
+  return result.decision.checks.filter(isFolded).map((check) => ({
+    kind: 'details',
+    summary: [text(foldedSummary(check), 300)],
+    body: [foldedUnitsTable(result, check)]
+  }))
 }
 
 /** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
