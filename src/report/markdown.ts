@@ -6,7 +6,7 @@ import { histogramChart } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests, sliceForest } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
-import { confidenceLabels, inconclusiveCounting } from './format.js'
+import { confidenceLabels } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceBlocks } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
@@ -81,32 +81,16 @@ function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFi
 function headSection(out: Block[], result: GateResult, head: ReportHead): void {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   // The same reasons as the terminal report (head.ts).
-  const by = head.decidedBy
+  const by = head.decided
   const title: Inline =
     by === null
       ? [words(`✅ ${TOOL_NAME}: pass`)]
-      : by.kind === 'trust'
-        ? [words(`❌ ${TOOL_NAME}: fail, decided by trust rule “`), text(by.rule), words('”')]
-        : [
-            words(`❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “`),
-            text(by.check.rule.name),
-            words('”')
-          ]
+      : [words(`❌ ${TOOL_NAME}: fail, ${by.by} “`), text(by.name), words('”')]
   const blocks: Block[] = [{ kind: 'headline', level: 2, spans: title }]
   if (head.sentence !== null) blocks.push(paragraph(strong(text(head.sentence, 800))))
-  const { total, pass, fail, inconclusive } = head.counts
-  const counted = inconclusiveCounting(result.decision.checks)
   const worse: Inline =
     result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
-  blocks.push(
-    paragraph(
-      words(
-        `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired`
-      ),
-      ...worse,
-      words('.')
-    )
-  )
+  blocks.push(paragraph(words(`${head.checks} · ${result.coverage.paired} queries paired`), ...worse, words('.')))
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
   if (result.trust && head.trust.length > 0)
     blocks.push(

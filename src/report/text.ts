@@ -1,7 +1,7 @@
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { confidenceLabel, intervalHeading, inconclusiveCounting } from './format.js'
+import { confidenceLabel, intervalHeading } from './format.js'
 import { regressionCount } from './regressions.js'
 import { candidateOnlyLine, changeCells, familyWords, needs, regressedTable } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
@@ -76,29 +76,14 @@ function textDocument(result: GateResult, head: ReportHead, options: TextOptions
 
 /** The verdict (the same reasons as the Markdown report, head.ts), its sentence, the counts, the trust rules. */
 function headBlocks(result: GateResult, head: ReportHead): Block[] {
-  const by = head.decidedBy
+  const by = head.decided
   const title: Inline =
     by === null
       ? [toned('PASS', 'pass'), words(`  ${TOOL_NAME}`)]
-      : by.kind === 'trust'
-        ? [toned('FAIL', 'fail'), words(`  ${TOOL_NAME}, decided by trust rule "`), text(by.rule), words('"')]
-        : [
-            toned('FAIL', 'fail'),
-            words(`  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "`),
-            text(by.check.rule.name),
-            words('"')
-          ]
+      : [toned('FAIL', 'fail'), words(`  ${TOOL_NAME}, ${by.by} "`), text(by.name), words('"')]
   const lines: Inline[] = []
   if (head.sentence !== null) lines.push([text(head.sentence, 800)])
-  const { total, pass, fail, inconclusive } = head.counts
-  const counted = inconclusiveCounting(result.decision.checks)
-  lines.push([
-    em(
-      words(
-        `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`
-      )
-    )
-  ])
+  lines.push([em(words(`${head.checks}; ${result.coverage.paired} queries paired.`))])
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) lines.push([em(text(`${ignored}.`, 400))])
   for (const g of head.trust)
