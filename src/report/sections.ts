@@ -115,27 +115,34 @@ export function needs(check: CheckResult, unit: UnitResult, metric: MetricRule):
 }
 
 function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): Inline {
-  const w = (x: string): Inline => [words(x)]
+  const kind = check.rule.kind
+  // A relative margin is named beside the bound it became: "low end ≥ -1.50 pts (3%)".
+  const margin = kind.type === 'non_inferior' || (kind.type === 'superior' && kind.test === 'bootstrap')
+  const rel: Inline = margin && kind.margin.relative ? [words(' ('), text(kind.margin.text, 12), words(')')] : []
+  return [words(needsWords(check, unit, metric, false)), ...rel]
+}
+
+/**
+ * What the rule asks, in the table's units: "low end ≥ -0.50 pts", "p < 0.050, gain (p = 0.0008)", "≤ 40 worse
+ * (19)"; `short`, for the head's narrow table: "low ≥ -0.50 pts", "p < 0.050 (0.0008)".
+ */
+function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, short: boolean): string {
   const c = unit.comparison
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
-  if (kind.type === 'max_regressions') return w(`≤ ${unit.regressionLimit} worse (${unit.regressions})`)
+  const [low, high] = short ? ['low', 'high'] : ['low end', 'high end']
+  if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
   if (kind.type === 'level')
-    return w(`${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`)
-  if (kind.type === 'superior' && kind.test === 'mcnemar')
-    return w(`p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`)
-  if (kind.type === 'superior' && kind.test !== 'bootstrap')
-    return w(`${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`)
-  const rel: Inline = kind.margin.relative ? [words(' ('), text(kind.margin.text, 12), words(')')] : []
-  const bound =
-    kind.type === 'non_inferior'
-      ? higher
-        ? `low end ≥ ${change(-unit.margin, metric, c)}`
-        : `high end ≤ ${change(unit.margin, metric, c)}`
-      : higher
-        ? `low end > ${change(unit.margin, metric, c)}`
-        : `high end < ${change(-unit.margin, metric, c)}`
-  return [words(bound), ...rel]
+    return `${higher ? low : high}${short ? '' : ' of the mean'} ${higher ? '≥' : '≤'} ${levelCell(kind.value, metric, c)}`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap') {
+    // McNemar's p is the comparison's own; another test's is the unit's.
+    const p = pValue(kind.test === 'mcnemar' ? c.pValue : unit.pValue)
+    const test = kind.test === 'mcnemar' ? '' : `${kind.test} `
+    return `${test}p < ${fixed(kind.alpha, 3)}${short ? ` (${p})` : `, gain (p = ${p})`}`
+  }
+  if (kind.type === 'non_inferior')
+    return higher ? `${low} ≥ ${change(-unit.margin, metric, c)}` : `${high} ≤ ${change(unit.margin, metric, c)}`
+  return higher ? `${low} > ${change(unit.margin, metric, c)}` : `${high} < ${change(-unit.margin, metric, c)}`
 }
 
 /**
@@ -177,7 +184,7 @@ export function checksTable(result: GateResult): Block {
         ...changeCells(unit, metric, mixed, true),
         [
           words(
-            shortNeeds(check, unit, metric)
+            needsWords(check, unit, metric, true)
               .replace(/([<>≤≥]) /g, '$1\u00a0')
               .replace(/^p /, 'p\u00a0')
           )
@@ -196,22 +203,6 @@ export function checksTable(result: GateResult): Block {
  */
 function keepTogether(cell: string): string {
   return cell.replace(/ /g, '\u00a0')
-}
-
-/** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
-function shortNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
-  const c = unit.comparison
-  const higher = metric.better === 'higher'
-  const kind = check.rule.kind
-  if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
-  if (kind.type === 'level') return `${higher ? 'low ≥' : 'high ≤'} ${levelCell(kind.value, metric, c)}`
-  if (kind.type === 'superior' && kind.test === 'mcnemar')
-    return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`
-  if (kind.type === 'superior' && kind.test !== 'bootstrap')
-    return `${kind.test} p < ${fixed(kind.alpha, 3)} (${pValue(unit.pValue)})`
-  if (kind.type === 'non_inferior')
-    return higher ? `low ≥ ${change(-unit.margin, metric, c)}` : `high ≤ ${change(unit.margin, metric, c)}`
-  return higher ? `low > ${change(unit.margin, metric, c)}` : `high < ${change(-unit.margin, metric, c)}`
 }
 
 /** A folded check's slices (the collapsed list under the checks table): status, slice, n, worse, limit, Δ, interval. */
