@@ -13,6 +13,7 @@ import {
   row,
   table as tableBlock,
   text,
+  toned,
   words,
   type Block,
   type Inline
@@ -59,7 +60,7 @@ const levelCell = (x: number, metric: MetricRule, c: Comparison): string => fixe
  * The Δ and interval cells of a unit: its change and interval (in the metric's one unit), or for an at_least /
  * at_most unit the candidate's mean and its interval (levels), which is what the check judged.
  */
-export function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, together = false): [Inline, Inline] {
+function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, together = false): [Inline, Inline] {
   const c = unit.comparison
   const own = (x: string): Inline => [words(together ? keepTogether(x) : x)]
   if (unit.level !== undefined) {
@@ -150,8 +151,10 @@ function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, sh
  * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
  * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report. A
  * `max_regressions` check over slices is one row here (folded-checks.ts; its slices: {@link foldedUnitsTable}).
+ * `terminal`: the terminal report's columns instead (the same rows, every unit listed, the status as a coloured
+ * word, the number apart from the name, what the rule needs in full words, no cell kept together).
  */
-export function checksTable(result: GateResult): Block {
+export function checksTable(result: GateResult, terminal = false): Block {
   const conf = intervalHeading(
     result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
   )
@@ -159,11 +162,15 @@ export function checksTable(result: GateResult): Block {
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
-    const name: Inline = [words(`${check.rule.index + 1}. `), text(check.rule.name, 48)]
-    if (isFolded(check)) {
+    const i = check.rule.index + 1
+    const name: Inline[] = terminal
+      ? [[words(String(i))], [text(check.rule.name, 40)]]
+      : [[words(`${i}. `), text(check.rule.name, 48)]]
+    const status = (s: UnitResult['status']): Inline => (terminal ? [toned(s.toUpperCase(), s)] : [words(STATUS[s])])
+    if (isFolded(check) && !terminal) {
       rows.push([
-        [words(STATUS[check.status])],
-        name,
+        status(check.status),
+        ...name,
         [text(metric.name, 24)],
         [text(foldedSlices(check), 32)],
         [words(String(foldedCount(check)))],
@@ -176,22 +183,26 @@ export function checksTable(result: GateResult): Block {
     for (const unit of check.units) {
       const c = unit.comparison
       rows.push([
-        [words(STATUS[unit.status])],
-        name,
+        status(unit.status),
+        ...name,
         [text(metric.name, 24)],
         [text(sliceLabel(c.slice), 32)],
         [words(String(c.n))],
-        ...changeCells(unit, metric, mixed, true),
-        [
-          words(
-            needsWords(check, unit, metric, true)
-              .replace(/([<>≤≥]) /g, '$1\u00a0')
-              .replace(/^p /, 'p\u00a0')
-          )
-        ]
+        ...changeCells(unit, metric, mixed, !terminal),
+        terminal
+          ? needs(check, unit, metric)
+          : [
+              words(
+                needsWords(check, unit, metric, true)
+                  .replace(/([<>≤≥]) /g, '$1\u00a0')
+                  .replace(/^p /, 'p\u00a0')
+              )
+            ]
       ])
     }
   }
+  if (terminal)
+    return { kind: 'table', head: cells('', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs'), rows }
   const head = cells('Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs')
   return tableBlock(head, rows, ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'])
 }

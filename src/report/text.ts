@@ -1,13 +1,13 @@
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { confidenceLabel, intervalHeading } from './format.js'
+import { confidenceLabel } from './format.js'
 import { regressionCount } from './regressions.js'
-import { candidateOnlyLine, changeCells, familyWords, needs, regressedTable } from './sections.js'
+import { candidateOnlyLine, checksTable, familyWords, regressedTable } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
 import { pageSentence, type WrittenFiles } from './files.js'
-import { sliceLabel, statisticsSentences, unitWord } from './words.js'
+import { statisticsSentences, unitWord } from './words.js'
 import { methodName, methodRows } from './interval-words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
@@ -19,7 +19,7 @@ import { listableRegressions, withheldSentence } from './holdout.js'
 import { publishableLine } from './trust-lines.js'
 import { nextStepsList, notesBlocks } from './markdown.js'
 import { toTextLines, type Paint } from './doc/text.js'
-import { cells, em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
+import { em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -100,7 +100,7 @@ function headBlocks(result: GateResult, head: ReportHead): Block[] {
  * judge, the capabilities' head lines and the page written.
  */
 function checksBlocks(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
-  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksColumns(result)]
+  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result, true)]
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics.map((t) => [text(t, 600)]) })
   pushAll(out, slotBlocks(result, 'underChecks', files))
@@ -122,33 +122,6 @@ function checksBlocks(result: GateResult, head: ReportHead, files: WrittenFiles 
   const page = pageSentence(files)
   if (page !== null) out.push(paragraph(text(page, 600)))
   return out
-}
-
-/** The gated checks, one row per unit (every slice of a check), with what the rule needs in full words. */
-function checksColumns(result: GateResult): Block {
-  const { rules } = result
-  const conf = intervalHeading(
-    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
-  )
-  const mixed = conf === 'CI'
-  const rows: Inline[][] = []
-  for (const check of result.decision.checks) {
-    const metric = rules.metrics.get(check.rule.metric) as MetricRule
-    for (const u of check.units) {
-      const c = u.comparison
-      rows.push([
-        statusWord(u.status),
-        [words(String(check.rule.index + 1))],
-        [text(check.rule.name, 40)],
-        [text(metric.name, 24)],
-        [text(sliceLabel(c.slice), 32)],
-        [words(String(c.n))],
-        ...changeCells(u, metric, mixed),
-        needs(check, u, metric)
-      ])
-    }
-  }
-  return { kind: 'table', head: cells('', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs'), rows }
 }
 
 /** The same pictures as the Markdown report, in Unicode, and the histogram of changes (coloured by side). */
