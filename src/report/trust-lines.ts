@@ -84,10 +84,8 @@ export function comparabilityEntries(
 /** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
 export function publishableLine(trust: TrustResult): Inline {
   const p = publishableWords(trust)
-  if (p.label === 'yes') return [strong(words('Publishable: yes')), words(' ('), text(p.detail, 400), words(')')]
-  if (p.label === 'not established')
-    return [strong(words('Publishable: not established')), words(' ('), text(p.detail, 400), words(')')]
-  return [strong(words('Publishable: no')), words(': '), text(p.detail, 1300)]
+  if (p.label === 'no') return [strong(words('Publishable: no')), words(': '), text(p.detail, 1300)]
+  return [strong(words(`Publishable: ${p.label}`)), words(' ('), text(p.detail, 400), words(')')]
 }
 
 /** The trust rules' table: each rule, its status and its reason. */
