@@ -18,13 +18,14 @@ import {
   coverageBody,
   foldedBlocks,
   methodBody,
+  notPassedLines,
   regressedTable,
   SECTION_TITLES
 } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
-import { SCOPE_SENTENCE, STATUS, statisticsSentences, unitWord } from './words.js'
+import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
 import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { listableRegressions, withheldSentence } from './holdout.js'
@@ -92,17 +93,7 @@ function headSection(out: Block[], result: GateResult, head: ReportHead): void {
     result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
   blocks.push(paragraph(words(`${head.checks} · ${result.coverage.paired} queries paired`), ...worse, words('.')))
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
-  if (result.trust && head.trust.length > 0)
-    blocks.push(
-      list(
-        ...head.trust.map((g) => [
-          words(`${STATUS[g.status]} `),
-          strong(words('trust rule '), text(g.rule)),
-          words(': '),
-          text(g.reason, 800)
-        ])
-      )
-    )
+  if (result.trust && head.trust.length > 0) blocks.push(list(...notPassedLines(head, false).trust))
   pushAll(out, blocks)
 }
 
@@ -116,18 +107,7 @@ function checksSection(out: Block[], result: GateResult, head: ReportHead, files
   if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])
   pushAll(out, slotBlocks(result, 'underChecks', files))
   const blocks: Block[] = notesBlocks(result)
-  const others = head.findings
-  if (others.length > 0)
-    blocks.push(
-      list(
-        ...others.map((f) => [
-          words(`${STATUS[f.unit.status]} `),
-          strong(text(f.check.rule.name)),
-          words(': '),
-          text(f.sentence, 600)
-        ])
-      )
-    )
+  if (head.findings.length > 0) blocks.push(list(...notPassedLines(head, false).findings))
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
   if (result.trust) {
     blocks.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })

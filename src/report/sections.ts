@@ -12,11 +12,13 @@ import {
   paragraph,
   row,
   table as tableBlock,
+  strong,
   text,
   toned,
   words,
   type Block,
-  type Inline
+  type Inline,
+  type Span
 } from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { amount, cellUnit, changeCell, displayNumber, levelDigits, sliceLabel, STATUS } from './words.js'
@@ -26,6 +28,7 @@ import { methodName, methodRows, slicesList } from './interval-words.js'
 import { methodRowsOf } from './slots.js'
 import { resamplingWords } from './resampling.js'
 import { rowOfId } from '../align/row-of-id.js'
+import type { ReportHead } from './head.js'
 
 /**
  * The report's tables and the bodies of its collapsible sections, as blocks (doc/blocks.ts): every string from
@@ -205,6 +208,22 @@ export function checksTable(result: GateResult, terminal = false): Block {
     return { kind: 'table', head: cells('', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs'), rows }
   const head = cells('Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs')
   return tableBlock(head, rows, ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'])
+}
+
+/**
+ * The head's lines for what did not pass, each its status, its name and its sentence: the other trust rules (under
+ * the verdict) and the other units (under the checks). `terminal`: the status a coloured word and the name plain
+ * (lines of a paragraph); else the status mark and the name strong (items of a list).
+ */
+export function notPassedLines(head: ReportHead, terminal: boolean): { trust: Inline[]; findings: Inline[] } {
+  const line = (status: UnitResult['status'], name: Inline, sentence: Span): Inline =>
+    terminal
+      ? [toned(status.toUpperCase(), status), words(' '), ...name, words(': '), sentence]
+      : [words(`${STATUS[status]} `), strong(...name), words(': '), sentence]
+  return {
+    trust: head.trust.map((g) => line(g.status, [words('trust rule '), text(g.rule)], text(g.reason, 800))),
+    findings: head.findings.map((f) => line(f.unit.status, [text(f.check.rule.name)], text(f.sentence, 600)))
+  }
 }
 
 /**

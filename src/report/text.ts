@@ -3,7 +3,7 @@ import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { confidenceLabel } from './format.js'
 import { regressionCount } from './regressions.js'
-import { candidateOnlyLine, checksTable, familyWords, regressedTable } from './sections.js'
+import { candidateOnlyLine, checksTable, familyWords, notPassedLines, regressedTable } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
 import { pageSentence, type WrittenFiles } from './files.js'
@@ -44,8 +44,6 @@ const CODES: Record<Tone | 'bold' | 'dim', [number, number]> = {
   dim: [2, 22]
 }
 const ansi: Paint = (tone, s) => `\u001b[${CODES[tone][0]}m${s}\u001b[${CODES[tone][1]}m`
-/** A status as the terminal shows it: PASS, FAIL, INCONCLUSIVE, in its colour. */
-const statusWord = (status: string): Inline => (status === '' ? [] : [toned(status.toUpperCase(), status as Tone)])
 
 /**
  * The same report as the Markdown one, for a terminal: the same kind of document (src/model/document.ts), drawn
@@ -86,8 +84,7 @@ function headBlocks(result: GateResult, head: ReportHead): Block[] {
   lines.push([em(words(`${head.checks}; ${result.coverage.paired} queries paired.`))])
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) lines.push([em(text(`${ignored}.`, 400))])
-  for (const g of head.trust)
-    lines.push([...statusWord(g.status), words(' trust rule '), text(g.rule), words(': '), text(g.reason, 800)])
+  lines.push(...notPassedLines(head, true).trust)
   return [
     { kind: 'headline', level: 2, spans: title },
     { kind: 'paragraph', lines }
@@ -105,17 +102,7 @@ function checksBlocks(result: GateResult, head: ReportHead, files: WrittenFiles 
   if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics.map((t) => [text(t, 600)]) })
   pushAll(out, slotBlocks(result, 'underChecks', files))
   pushAll(out, notesBlocks(result))
-  if (head.findings.length > 0)
-    out.push({
-      kind: 'paragraph',
-      lines: head.findings.map((f) => [
-        ...statusWord(f.unit.status),
-        words(' '),
-        text(f.check.rule.name, 80),
-        words(': '),
-        text(f.sentence, 600)
-      ])
-    })
+  if (head.findings.length > 0) out.push({ kind: 'paragraph', lines: notPassedLines(head, true).findings })
   if (result.trust) out.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
   if (head.toJudge !== null) out.push(paragraph(text(head.toJudge, 400)))
   pushAll(out, slotBlocks(result, 'head', files))
