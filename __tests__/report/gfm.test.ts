@@ -11,6 +11,8 @@ import { toMarkdown } from '../../src/report/markdown.js'
 import { isFolded } from '../../src/report/folded-checks.js'
 import type { GateResult } from '../../src/decide/result.js'
 import { HOSTILE, SCENARIOS } from './scenarios.js'
+import { toMarkdownLines } from '../../src/report/doc/markdown.js'
+import { paragraph, text, words, type Block } from '../../src/model/document.js'
 
 const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
 // without cmark-gfm: skipped with one line off CI, a failure on CI (see ../programs.ts)
@@ -199,5 +201,46 @@ describe('hostile text stays visible as text', () => {
     expect(opens).toBeGreaterThanOrEqual(5)
     expect(closes).toBe(opens)
     expect(text).toContain('</details><details><summary>fake</summary>')
+  })
+})
+
+describe('untrusted text at the start of a line makes no block', () => {
+  // Query ids, notes and names a pull request controls, each a block marker when a Markdown line starts with it.
+  const STARTS = ['# big', '## two', '> quoted', '- item', '+ item', '* item', '1. first', '2) second', '| a | b |']
+  const RULES = [
+    '---',
+    '===',
+    '- - -',
+    '***',
+    '___',
+    '    indented code',
+    '```',
+    '~~~',
+    '<details>',
+    '[x]: https://e.x'
+  ]
+  const lines = [...STARTS, ...RULES]
+  const blocks: Block[] = [
+    { kind: 'paragraph', lines: lines.map((s) => [text(s), words(' (the rest)')]) },
+    ...lines.map((s) => paragraph(text(s))),
+    { kind: 'list', items: lines.map((s) => ({ spans: [text(s)], children: [[text(s)]] })) }
+  ]
+  let xml = ''
+  beforeAll(() => {
+    xml = cmark(toMarkdownLines(blocks).join('\n'), ['-t', 'xml'])
+  })
+
+  it('no heading, quote, rule, code block, HTML block or nested list', () => {
+    for (const node of ['heading', 'block_quote', 'thematic_break', 'code_block', 'html_block', 'table'])
+      expect({ node, found: xml.includes(`<${node}`) }).toEqual({ node, found: false })
+    // The one list is the renderer's own, its items and their children: two lists, no list inside an item's line.
+    expect(xml.match(/<list /g)).toHaveLength(1 + lines.length)
+    expect(xml.match(/<item>/g)).toHaveLength(2 * lines.length)
+    expect(xml.match(/<paragraph>/g)).toHaveLength(1 + lines.length + 2 * lines.length)
+  })
+
+  it('each text still reads as typed', () => {
+    const shown = visibleText(cmark(toMarkdownLines(blocks).join('\n')))
+    for (const s of lines) expect(shown).toContain(s.trimStart())
   })
 })

@@ -35,4 +35,28 @@ describe('the streamed JSON writer', () => {
     expect(text).toBe(reference({ top: 1, regressions: { count: 5000, queries: items }, after: [1] }))
     expect(whole({ empty: new StreamedArray([]) })).toBe(reference({ empty: [] }))
   })
+
+  it('calls a toJSON with the property name (an index in an array), once, as JSON.stringify does', () => {
+    let calls = 0
+    const keyed = (): { toJSON(key: string): unknown } => ({
+      toJSON(key: string) {
+        calls++
+        return { key, again: { toJSON: (k: string) => `inner ${k}` } }
+      }
+    })
+    const dropped = { toJSON: () => undefined }
+    const value = () => ({
+      a: keyed(),
+      b: [keyed(), dropped, new Date(0)],
+      c: dropped,
+      when: new Date(0),
+      s: new StreamedArray([keyed(), 1, dropped])
+    })
+    const expected = reference({ ...value(), s: [keyed(), 1, dropped] })
+    calls = 0
+    expect(whole(value())).toBe(expected)
+    expect(calls).toBe(3)
+    expect(expected).toContain('"key": "a"')
+    expect(expected).toContain('"key": "0"')
+  })
 })

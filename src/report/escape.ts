@@ -61,8 +61,8 @@ function escapeMarkdown(s: string): string {
     .replace(/([\\`*_~[\]|$!])/g, '\\$1')
 }
 
-/** Entity-escapes text for raw HTML. */
-function escapeHtml(s: string): string {
+/** Entity-escapes text for raw HTML (a `<summary>` here, the page in html/): the five entities that make it inert. */
+export function entities(s: string): string {
   return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -108,7 +108,7 @@ export function inline(text: string, max = MAX_CELL): string {
 export function htmlText(text: string, max = MAX_CELL): string {
   // A backtick is entity-escaped too: inside HTML it is plain text, but a reader (or a renderer) must never see
   // a code span an input opened.
-  const safe = (t: string): string => escapeHtml(t).replace(/`/g, '&#96;')
+  const safe = (t: string): string => entities(t).replace(/`/g, '&#96;')
   return byWord(clean(text, max), (w) => `<code>${safe(w)}</code>`, safe)
 }
 

@@ -1,5 +1,4 @@
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
-import { htmlText } from './escape.js'
 import { percent } from './format.js'
 import { sliceLabel } from './words.js'
 import { maxOf } from '../util/extent.js'
@@ -50,9 +49,9 @@ export function foldedCount(check: CheckResult): number {
 }
 
 /**
- * The one-line summary of a folded check's collapsed slices (HTML-safe, for a `<summary>`): "Check 4 “few
- * regressions per category”: 4 slices of category, all pass; nearest its limit: category = policy, 19 worse
- * (limit 40)".
+ * The one-line summary of a folded check's collapsed slices: "Check 4 “few regressions per category”: 4 slices of
+ * category, all pass; nearest its limit: category = policy, 19 worse (limit 40)" (RAW: it quotes the check's name and
+ * a slice value, so it is a `text` span, escaped by each renderer).
  */
 export function foldedSummary(check: CheckResult): string {
   const counts = { pass: 0, fail: 0, inconclusive: 0 }
@@ -66,8 +65,5 @@ export function foldedSummary(check: CheckResult): string {
           .join(', ')
   const worst = nearest(check.units)
   const near = `nearest its limit: ${sliceLabel(worst.comparison.slice)}, ${worse(worst)} worse (limit ${limit(worst)})`
-  return htmlText(
-    `Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`,
-    300
-  )
+  return `Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`
 }

@@ -1,6 +1,6 @@
 import type { GateResult } from '../decide/result.js'
 import type { TrustResult } from '../trust/trust.js'
-import type { DecidedBy } from '../decide/decided-by.js'
+import { inconclusiveCounting } from './format.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { summarize, type Finding } from './verdict.js'
 
@@ -12,16 +12,17 @@ import { summarize, type Finding } from './verdict.js'
  * renderer escapes it for where it goes.
  */
 export interface ReportHead {
-  verdict: 'pass' | 'fail'
-  /** What decided a failing verdict, as the decision says (a trust guard or a check); null on pass. */
-  decidedBy: DecidedBy
+  /**
+   * What decided a failing verdict (a trust guard or a check, as the decision says): its words and the rule's name
+   * each format quotes in its own marks (`decided by check 2` “name”); null on pass.
+   */
+  decided: { by: string; name: string } | null
   /** The deciding rule's sentence, or null (pass, or nothing to say). */
   sentence: string | null
-  counts: { total: number; pass: number; fail: number; inconclusive: number }
+  /** The counts: "3 of 4 checks pass, 0 fail, 1 inconclusive (inconclusive counts as fail)" (own words). */
+  checks: string
   /** Trust rules that did not pass, except the deciding one (its reason is {@link sentence}). */
   trust: Array<{ rule: string; status: 'fail' | 'inconclusive'; reason: string }>
-  /** "Publishable: …" as a label and its detail, or null without trust checks. */
-  publishable: { label: 'yes' | 'no' | 'not established'; detail: string } | null
   /** Where the unjudged pooled documents are listed (or how to list them), when there are any. */
   toJudge: string | null
   /** Every unit that did not pass, except the one whose sentence is {@link sentence}. */
@@ -31,25 +32,28 @@ export interface ReportHead {
 /** The head of the report of `result`; `files` are the output files written beside it. */
 export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead {
   const summary = summarize(result)
-  const trust = result.trust
   const { decidedBy, guards } = result.decision
   // The deciding rule's own sentence: a guard's reason in words, or the deciding check's finding.
   const shown: Finding | null = decidedBy?.kind === 'check' ? summary.decidedBy : null
   const sentence = decidedBy?.kind === 'trust' ? decidedBy.guard.words : (shown?.sentence ?? null)
   const deciding = decidedBy?.kind === 'trust' ? decidedBy.guard : null
   const others = guards.filter((g) => g !== deciding && g.status !== 'pass')
+  const { total, pass, fail, inconclusive } = summary.counts
   return {
-    verdict: summary.verdict,
-    decidedBy,
+    decided:
+      decidedBy === null
+        ? null
+        : decidedBy.kind === 'trust'
+          ? { by: 'decided by trust rule', name: decidedBy.rule }
+          : { by: `decided by check ${decidedBy.check.rule.index + 1}`, name: decidedBy.check.rule.name },
     sentence,
-    counts: summary.counts,
+    checks: `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${inconclusiveCounting(result.decision.checks)}`,
     trust: others.map((g) => ({
       rule: g.rule,
       status: g.status as 'fail' | 'inconclusive',
       reason: g.words
     })),
-    publishable: trust ? publishableWords(trust) : null,
-    toJudge: toJudgeSentence(trust, files),
+    toJudge: toJudgeSentence(result.trust, files),
     findings: summary.findings.filter((f) => f !== shown)
   }
 }
@@ -59,7 +63,7 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
  * comparable, nothing disputed left out), "no" with the reasons, or "not established" with what could not be
  * checked.
  */
-export function publishableWords(trust: TrustResult): NonNullable<ReportHead['publishable']> {
+export function publishableWords(trust: TrustResult): { label: 'yes' | 'no' | 'not established'; detail: string } {
   const p = trust.publishable
   if (p.value)
     return {

@@ -1,6 +1,6 @@
 import type { GateResult } from '../decide/result.js'
 import type { HoldoutAccount } from '../decide/holdout.js'
-import { isWithheld, type RegressedQuery } from '../decide/result.js'
+import { withheldIds, type RegressedQuery } from '../decide/result.js'
 
 /**
  * What the reports say about the holdout (src/decide/holdout.ts): how often it has been looked at, and which
@@ -44,10 +44,9 @@ export function holdoutSentence(h: HoldoutAccount): string {
  * many were withheld from the list (0 when the holdout is not graded).
  */
 export function listableRegressions(result: GateResult): { shown: RegressedQuery[]; withheld: number } {
-  if (!result.capabilities.some((c) => c.parts.withheld !== undefined))
-    return { shown: result.regressions, withheld: 0 }
-  const index = new Map(result.table.ids.map((id, i) => [id, i]))
-  const shown = result.regressions.filter((r) => !isWithheld(result, index.get(r.id) ?? -1))
+  const isHeld = withheldIds(result)
+  if (isHeld === null) return { shown: result.regressions, withheld: 0 }
+  const shown = result.regressions.filter((r) => !isHeld(r.id))
   return { shown, withheld: result.regressions.length - shown.length }
 }
 

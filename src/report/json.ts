@@ -1,7 +1,7 @@
 import type { Comparison } from '../stats/compare.js'
 import type { GateResult } from '../decide/result.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
-import { capabilityJson, jsonNumber, unitJsonExtras } from './slots.js'
+import { capabilityJson, unitJsonExtras } from './slots.js'
 import { listableRegressions } from './holdout.js'
 import { withheldIds } from '../decide/result.js'
 import { decidedByName } from '../decide/decided-by.js'
@@ -13,21 +13,19 @@ import { jsonChunks, StreamedArray } from './json/stream.js'
 import { resamplingLaw } from './resampling.js'
 import { firstListed } from './listed.js'
 
-const num = jsonNumber
-
 function comparisonJson(c: Comparison): Record<string, unknown> {
   return {
     metric: c.metric,
     slice: Object.fromEntries(c.slice),
     n: c.n,
-    baseline: num(c.baseline),
-    candidate: num(c.candidate),
-    delta: num(c.delta),
-    relative_delta: c.relativeDelta === null ? null : num(c.relativeDelta),
-    ci: [num(c.ci[0]), num(c.ci[1])],
-    own_ci: [num(c.ownCi[0]), num(c.ownCi[1])],
+    baseline: c.baseline,
+    candidate: c.candidate,
+    delta: c.delta,
+    relative_delta: c.relativeDelta,
+    ci: c.ci,
+    own_ci: c.ownCi,
     confidence: c.confidence,
-    p_value: c.pValue === null ? null : num(c.pValue),
+    p_value: c.pValue,
     test: c.test,
     gained: c.gained,
     lost: c.lost,
@@ -41,7 +39,7 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
     interval_unreliable: c.unreliable,
     resampling: c.resampling,
     randomization: {
-      p_value: num(c.randomization.pValue),
+      p_value: c.randomization.pValue,
       permutations: c.randomization.permutations,
       exact: c.randomization.exact
     },
@@ -49,15 +47,15 @@ function comparisonJson(c: Comparison): Record<string, unknown> {
       c.tTest === null
         ? null
         : {
-            ci: [num(c.tTest.ci[0]), num(c.tTest.ci[1])],
-            p_value: num(c.tTest.pValue),
+            ci: c.tTest.ci,
+            p_value: c.tTest.pValue,
             df: c.tTest.df,
-            se: num(c.tTest.se)
+            se: c.tTest.se
           },
-    se: num(c.se),
-    df: num(c.df),
-    effective_units: num(c.effective),
-    unit_skewness: num(c.unitSkew),
+    se: c.se,
+    df: c.df,
+    effective_units: c.effective,
+    unit_skewness: c.unitSkew,
     clusters: c.clusters,
     mix: c.mix === null ? null : mixJson(c.mix),
     notes: c.notes
@@ -70,13 +68,13 @@ function mixJson(m: NonNullable<Comparison['mix']>): Record<string, unknown> {
     strata: m.strata.map((s) => ({
       value: s.value,
       queries: s.queries,
-      observed_share: num(s.observed),
-      target_share: num(s.target)
+      observed_share: s.observed,
+      target_share: s.target
     })),
     observed_mix: {
-      baseline: num(m.observed.baseline),
-      candidate: num(m.observed.candidate),
-      delta: num(m.observed.delta)
+      baseline: m.observed.baseline,
+      candidate: m.observed.candidate,
+      delta: m.observed.delta
     }
   }
 }
@@ -86,21 +84,21 @@ function unitJson(result: GateResult, check: CheckResult, u: UnitResult): Record
     slice: Object.fromEntries(u.slice),
     status: u.status,
     reason: u.reason,
-    margin: num(u.margin),
+    margin: u.margin,
     regressions: u.regressions,
     regression_limit: u.regressionLimit,
     comparison: comparisonJson(u.comparison),
-    p_value: u.pValue === null ? null : num(u.pValue),
-    p_adjusted: u.pAdjusted === null ? null : num(u.pAdjusted),
+    p_value: u.pValue,
+    p_adjusted: u.pAdjusted,
     p_test: u.pTest,
-    power: u.power === null ? null : { mde: num(u.power.mde), power: 0.8, more_queries: u.power.moreQueries },
+    power: u.power === null ? null : { mde: u.power.mde, power: 0.8, more_queries: u.power.moreQueries },
     // at_least / at_most: the candidate's mean the check judged, and its interval (only those units).
     ...(u.level
       ? {
           level: {
-            mean: num(u.level.mean),
-            ci: [num(u.level.ci[0]), num(u.level.ci[1])],
-            own_ci: [num(u.level.ownCi[0]), num(u.level.ownCi[1])],
+            mean: u.level.mean,
+            ci: u.level.ci,
+            own_ci: u.level.ownCi,
             confidence: u.level.confidence,
             method: u.level.method,
             df: u.level.df,

@@ -6,7 +6,7 @@ import { histogramChart } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests, sliceForest } from './forest.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
-import { confidenceLabels, inconclusiveCounting } from './format.js'
+import { confidenceLabels } from './format.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceBlocks } from './provenance.js'
 import { gatedMetrics, regressionCount } from './regressions.js'
@@ -16,13 +16,12 @@ import {
   comparabilityBody,
   comparisonsTable,
   coverageBody,
-  foldedUnitsTable,
+  foldedBlocks,
   methodBody,
+  notPassedLines,
   regressedTable,
-  SECTION_TITLES,
-  STATUS
+  SECTION_TITLES
 } from './sections.js'
-import { foldedSummary, isFolded } from './folded-checks.js'
 import { reportHead, type ReportHead } from './head.js'
 import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
@@ -83,44 +82,18 @@ function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFi
 function headSection(out: Block[], result: GateResult, head: ReportHead): void {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   // The same reasons as the terminal report (head.ts).
-  const by = head.decidedBy
+  const by = head.decided
   const title: Inline =
     by === null
       ? [words(`✅ ${TOOL_NAME}: pass`)]
-      : by.kind === 'trust'
-        ? [words(`❌ ${TOOL_NAME}: fail, decided by trust rule “`), text(by.rule), words('”')]
-        : [
-            words(`❌ ${TOOL_NAME}: fail, decided by check ${by.check.rule.index + 1} “`),
-            text(by.check.rule.name),
-            words('”')
-          ]
+      : [words(`❌ ${TOOL_NAME}: fail, ${by.by} “`), text(by.name), words('”')]
   const blocks: Block[] = [{ kind: 'headline', level: 2, spans: title }]
   if (head.sentence !== null) blocks.push(paragraph(strong(text(head.sentence, 800))))
-  const { total, pass, fail, inconclusive } = head.counts
-  const counted = inconclusiveCounting(result.decision.checks)
   const worse: Inline =
     result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
-  blocks.push(
-    paragraph(
-      words(
-        `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted} · ${result.coverage.paired} queries paired`
-      ),
-      ...worse,
-      words('.')
-    )
-  )
+  blocks.push(paragraph(words(`${head.checks} · ${result.coverage.paired} queries paired`), ...worse, words('.')))
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
-  if (result.trust && head.trust.length > 0)
-    blocks.push(
-      list(
-        ...head.trust.map((g) => [
-          words(`${STATUS[g.status]} `),
-          strong(words('trust rule '), text(g.rule)),
-          words(': '),
-          text(g.reason, 800)
-        ])
-      )
-    )
+  if (result.trust && head.trust.length > 0) blocks.push(list(...notPassedLines(head, false).trust))
   pushAll(out, blocks)
 }
 
@@ -128,26 +101,13 @@ function headSection(out: Block[], result: GateResult, head: ReportHead): void {
 function checksSection(out: Block[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
   // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
   pushAll(out, [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)])
-  for (const check of result.decision.checks)
-    // foldedSummary is HTML-safe already (htmlText for its untrusted parts).
-    if (isFolded(check)) pushAll(out, [section(foldedSummary(check), [foldedUnitsTable(result, check)])])
+  pushAll(out, foldedBlocks(result))
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])
   pushAll(out, slotBlocks(result, 'underChecks', files))
   const blocks: Block[] = notesBlocks(result)
-  const others = head.findings
-  if (others.length > 0)
-    blocks.push(
-      list(
-        ...others.map((f) => [
-          words(`${STATUS[f.unit.status]} `),
-          strong(text(f.check.rule.name)),
-          words(': '),
-          text(f.sentence, 600)
-        ])
-      )
-    )
+  if (head.findings.length > 0) blocks.push(list(...notPassedLines(head, false).findings))
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
   if (result.trust) {
     blocks.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })

@@ -3,6 +3,19 @@ import { code, list, text, words, type Block, type Inline, type Span } from '../
 
 const short = (sha: string): Span => code(sha.slice(0, 12), 12)
 
+/** "⚠️ This pull request changes rules.yml: base rules enforced; the PR's change takes effect after merge (…)". */
+function changedByPr(file: string, what: string, base: string, pr: string): Inline {
+  return [
+    words('⚠️ This pull request changes '),
+    text(file, 200),
+    words(`${what}; the PR's change takes effect after merge (base sha256 `),
+    code(base, 64),
+    words(', PR sha256 '),
+    code(pr, 64),
+    words(').')
+  ]
+}
+
 /** The provenance list (short: it sits under the verdict and is never dropped); none without provenance. */
 export function provenanceBlocks(p: Provenance | undefined): Block[] {
   if (!p) return []
@@ -21,15 +34,7 @@ export function provenanceBlocks(p: Provenance | undefined): Block[] {
       words('.')
     ])
     if (r.workspaceSha256 !== undefined)
-      out.push([
-        words('⚠️ This pull request changes '),
-        text(r.file, 200),
-        words(": base rules enforced; the PR's change takes effect after merge (base sha256 "),
-        code(r.sha256, 64),
-        words(', PR sha256 '),
-        code(r.workspaceSha256, 64),
-        words(').')
-      ])
+      out.push(changedByPr(r.file, ': base rules enforced', r.sha256, r.workspaceSha256))
   }
   for (const e of p.exam ?? []) {
     if (e.workspaceSha256 === undefined)
@@ -43,17 +48,14 @@ export function provenanceBlocks(p: Provenance | undefined): Block[] {
         words('.')
       ])
     else
-      out.push([
-        words('⚠️ This pull request changes '),
-        text(e.file, 200),
-        words(
-          ", part of the exam that grades it: the base commit's copy graded this PR; the PR's change takes effect after merge (base sha256 "
-        ),
-        code(e.sha256, 64),
-        words(', PR sha256 '),
-        code(e.workspaceSha256, 64),
-        words(').')
-      ])
+      out.push(
+        changedByPr(
+          e.file,
+          ", part of the exam that grades it: the base commit's copy graded this PR",
+          e.sha256,
+          e.workspaceSha256
+        )
+      )
   }
   const b = p.baseline
   if (b?.from === 'artifact' && b.artifact) {

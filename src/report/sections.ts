@@ -12,26 +12,28 @@ import {
   paragraph,
   row,
   table as tableBlock,
+  strong,
   text,
+  toned,
   words,
   type Block,
-  type Inline
+  type Inline,
+  type Span
 } from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { cellUnit, changeCell, levelDigits, sliceLabel } from './words.js'
-import { foldedCount, foldedNeeds, foldedSlices, isFolded } from './folded-checks.js'
+import { cellUnit, changeCell, levelDigits, sliceLabel, STATUS } from './words.js'
+import { foldedCount, foldedNeeds, foldedSlices, foldedSummary, isFolded } from './folded-checks.js'
 import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
 import { methodRowsOf } from './slots.js'
 import { resamplingWords } from './resampling.js'
 import { rowOfId } from '../align/row-of-id.js'
+import type { ReportHead } from './head.js'
 
 /**
  * The report's tables and the bodies of its collapsible sections, as blocks (doc/blocks.ts): every string from
  * the inputs is a `text` span, escaped by each renderer; numbers through format.ts.
  */
-
-export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
 /** The titles of the report's collapsed sections, the same in the Markdown and on the HTML page. */
 export const SECTION_TITLES = {
@@ -117,27 +119,34 @@ export function needs(
 }
 
 function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): Inline {
-  const w = (x: string): Inline => [words(x)]
+  const kind = check.rule.kind
+  // A relative margin is named beside the bound it became: "low end ≥ -1.50 pts (3%)".
+  const margin = kind.type === 'non_inferior' || (kind.type === 'superior' && kind.test === 'bootstrap')
+  const rel: Inline = margin && kind.margin.relative ? [words(' ('), text(kind.margin.text, 12), words(')')] : []
+  return [words(needsWords(check, unit, metric, false)), ...rel]
+}
+
+/**
+ * What the rule asks, in the table's units: "low end ≥ -0.50 pts", "p < 0.050, gain (p = 0.0008)", "≤ 40 worse
+ * (19)"; `short`, for the head's narrow table: "low ≥ -0.50 pts", "p < 0.050 (0.0008)".
+ */
+function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, short: boolean): string {
   const c = unit.comparison
   const higher = metric.better === 'higher'
   const kind = check.rule.kind
-  if (kind.type === 'max_regressions') return w(`≤ ${unit.regressionLimit} worse (${unit.regressions})`)
+  const [low, high] = short ? ['low', 'high'] : ['low end', 'high end']
+  if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
   if (kind.type === 'level')
-    return w(`${higher ? 'low end of the mean ≥' : 'high end of the mean ≤'} ${levelCell(kind.value, metric, c)}`)
-  if (kind.type === 'superior' && kind.test === 'mcnemar')
-    return w(`p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.comparison.pValue)})`)
-  if (kind.type === 'superior' && kind.test !== 'bootstrap')
-    return w(`${kind.test} p < ${fixed(kind.alpha, 3)}, gain (p = ${pValue(unit.pValue)})`)
-  const rel: Inline = kind.margin.relative ? [words(' ('), text(kind.margin.text, 12), words(')')] : []
-  const bound =
-    kind.type === 'non_inferior'
-      ? higher
-        ? `low end ≥ ${change(-unit.margin, metric, c)}`
-        : `high end ≤ ${change(unit.margin, metric, c)}`
-      : higher
-        ? `low end > ${change(unit.margin, metric, c)}`
-        : `high end < ${change(-unit.margin, metric, c)}`
-  return [words(bound), ...rel]
+    return `${higher ? low : high}${short ? '' : ' of the mean'} ${higher ? '≥' : '≤'} ${levelCell(kind.value, metric, c)}`
+  if (kind.type === 'superior' && kind.test !== 'bootstrap') {
+    // McNemar's p is the comparison's own; another test's is the unit's.
+    const p = pValue(kind.test === 'mcnemar' ? c.pValue : unit.pValue)
+    const test = kind.test === 'mcnemar' ? '' : `${kind.test} `
+    return `${test}p < ${fixed(kind.alpha, 3)}${short ? ` (${p})` : `, gain (p = ${p})`}`
+  }
+  if (kind.type === 'non_inferior')
+    return higher ? `${low} ≥ ${change(-unit.margin, metric, c)}` : `${high} ≤ ${change(unit.margin, metric, c)}`
+  return higher ? `${low} > ${change(unit.margin, metric, c)}` : `${high} < ${change(-unit.margin, metric, c)}`
 }
 
 /**
@@ -145,8 +154,10 @@ function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): Inl
  * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
  * relative Δ and wins/losses/ties are in {@link checkDetailsTable} (collapsed) and in the JSON report. A
  * `max_regressions` check over slices is one row here (folded-checks.ts; its slices: {@link foldedUnitsTable}).
+ * `terminal`: the terminal report's columns instead (the same rows, every unit listed, the status as a coloured
+ * word, the number apart from the name, what the rule needs in full words, no cell kept together).
  */
-export function checksTable(result: GateResult): Block {
+export function checksTable(result: GateResult, terminal = false): Block {
   const conf = intervalHeading(
     result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
   )
@@ -154,11 +165,15 @@ export function checksTable(result: GateResult): Block {
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
-    const name: Inline = [words(`${check.rule.index + 1}. `), text(check.rule.name, 48)]
-    if (isFolded(check)) {
+    const i = check.rule.index + 1
+    const name: Inline[] = terminal
+      ? [[words(String(i))], [text(check.rule.name, 40)]]
+      : [[words(`${i}. `), text(check.rule.name, 48)]]
+    const status = (s: UnitResult['status']): Inline => (terminal ? [toned(s.toUpperCase(), s)] : [words(STATUS[s])])
+    if (isFolded(check) && !terminal) {
       rows.push([
-        [words(STATUS[check.status])],
-        name,
+        status(check.status),
+        ...name,
         [text(metric.name, 24)],
         [text(foldedSlices(check), 32)],
         [words(String(foldedCount(check)))],
@@ -171,24 +186,44 @@ export function checksTable(result: GateResult): Block {
     for (const unit of check.units) {
       const c = unit.comparison
       rows.push([
-        [words(STATUS[unit.status])],
-        name,
+        status(unit.status),
+        ...name,
         [text(metric.name, 24)],
         [text(sliceLabel(c.slice), 32)],
         [words(String(c.n))],
-        ...changeCells(unit, metric, mixed, true),
-        [
-          words(
-            shortNeeds(check, unit, metric)
-              .replace(/([<>≤≥]) /g, '$1\u00a0')
-              .replace(/^p /, 'p\u00a0')
-          )
-        ]
+        ...changeCells(unit, metric, mixed, !terminal),
+        terminal
+          ? needs(result, check, unit, metric)
+          : [
+              words(
+                needsWords(check, unit, metric, true)
+                  .replace(/([<>≤≥]) /g, '$1\u00a0')
+                  .replace(/^p /, 'p\u00a0')
+              )
+            ]
       ])
     }
   }
+  if (terminal)
+    return { kind: 'table', head: cells('', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs'), rows }
   const head = cells('Status', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs')
   return tableBlock(head, rows, ['l', 'l', 'l', 'l', 'r', 'r', 'r', 'l'])
+}
+
+/**
+ * The head's lines for what did not pass, each its status, its name and its sentence: the other trust rules (under
+ * the verdict) and the other units (under the checks). `terminal`: the status a coloured word and the name plain
+ * (lines of a paragraph); else the status mark and the name strong (items of a list).
+ */
+export function notPassedLines(head: ReportHead, terminal: boolean): { trust: Inline[]; findings: Inline[] } {
+  const line = (status: UnitResult['status'], name: Inline, sentence: Span): Inline =>
+    terminal
+      ? [toned(status.toUpperCase(), status), words(' '), ...name, words(': '), sentence]
+      : [words(`${STATUS[status]} `), strong(...name), words(': '), sentence]
+  return {
+    trust: head.trust.map((g) => line(g.status, [words('trust rule '), text(g.rule)], text(g.reason, 800))),
+    findings: head.findings.map((f) => line(f.unit.status, [text(f.check.rule.name)], text(f.sentence, 600)))
+  }
 }
 
 /**
@@ -198,22 +233,6 @@ export function checksTable(result: GateResult): Block {
  */
 function keepTogether(cell: string): string {
   return cell.replace(/ /g, '\u00a0')
-}
-
-/** What the rule asks, short: "≥ -0.0050" (the interval's worse end), "p < 0.050", "≤ 40 worse (19)". */
-function shortNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): string {
-  const c = unit.comparison
-  const higher = metric.better === 'higher'
-  const kind = check.rule.kind
-  if (kind.type === 'max_regressions') return `≤ ${unit.regressionLimit} worse (${unit.regressions})`
-  if (kind.type === 'level') return `${higher ? 'low ≥' : 'high ≤'} ${levelCell(kind.value, metric, c)}`
-  if (kind.type === 'superior' && kind.test === 'mcnemar')
-    return `p < ${fixed(kind.alpha, 3)} (${pValue(unit.comparison.pValue)})`
-  if (kind.type === 'superior' && kind.test !== 'bootstrap')
-    return `${kind.test} p < ${fixed(kind.alpha, 3)} (${pValue(unit.pValue)})`
-  if (kind.type === 'non_inferior')
-    return higher ? `low ≥ ${change(-unit.margin, metric, c)}` : `high ≤ ${change(unit.margin, metric, c)}`
-  return higher ? `low > ${change(unit.margin, metric, c)}` : `high < ${change(-unit.margin, metric, c)}`
 }
 
 /** A folded check's slices (the collapsed list under the checks table): status, slice, n, worse, limit, Δ, interval. */
@@ -236,6 +255,15 @@ export function foldedUnitsTable(result: GateResult, check: CheckResult): Block 
   }
   const head = cells('Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf)
   return tableBlock(head, rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r'])
+}
+
+/** Each folded check's slices, collapsed under the checks table: its summary (untrusted: names) and its table. */
+export function foldedBlocks(result: GateResult): Block[] {
+  return result.decision.checks.filter(isFolded).map((check) => ({
+    kind: 'details',
+    summary: [text(foldedSummary(check), 300)],
+    body: [foldedUnitsTable(result, check)]
+  }))
 }
 
 /** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
@@ -430,10 +458,14 @@ export function comparabilityBody(result: GateResult): Block[] {
         )
   )
   rows.push(attributesRow(coverage))
-  const mark: Record<string, string> = { same: '✅ same', differs: '⚠️ differs', unknown: '❔ unknown' }
   const entries = result.trust ? comparabilityEntries(result.trust) : []
-  for (const c of entries)
-    rows.push(row(text(c.aspect, 60), c.status in mark ? mark[c.status] : text(c.status, 20), text(c.detail, 300)))
+  // A closed list of statuses, so every entry has its mark (no lookup a status like 'toString' could answer).
+  const mark: Record<(typeof entries)[number]['status'], string> = {
+    same: '✅ same',
+    differs: '⚠️ differs',
+    unknown: '❔ unknown'
+  }
+  for (const c of entries) rows.push(row(text(c.aspect, 60), mark[c.status], text(c.detail, 300)))
   const out = [tableBlock(cells('Aspect', 'Status', 'Detail'), rows)]
   if (entries.length === 0)
     out.push(

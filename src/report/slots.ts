@@ -1,17 +1,14 @@
 import type { CheckResult, UnitResult } from '../decide/types.js'
 import type { Block } from '../model/document.js'
 import type { GateResult, ReportSlot, RenderContext, WrittenFiles } from '../decide/result.js'
+import { jsonNumber } from '../util/json-number.js'
 
 /**
  * The capabilities' report parts (src/capabilities/), gathered for one slot in registry order. The renderers call
  * these and know no capability by name.
  */
 
-/** Numbers in the JSON report: a non-finite value becomes null (JSON has no NaN), never a silent 0. */
-export function jsonNumber(x: number): number | null {
-  return Number.isFinite(x) ? x : null
-}
-
+/** A capability's JSON numbers are written as every JSON number is (util/json-number.ts). */
 const contextOf = (result: GateResult, files?: WrittenFiles): RenderContext => ({ result, files, num: jsonNumber })
 
 /** Every capability's blocks for `slot`, in registry order (the renderers draw them). */

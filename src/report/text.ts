@@ -1,14 +1,13 @@
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
-import type { LevelInterval } from '../decide/types.js'
 import { TOOL_NAME, VERSION } from '../version.js'
-import { confidenceLabel, digitsFor, fixed, intervalCell, intervalHeading, inconclusiveCounting } from './format.js'
+import { confidenceLabel } from './format.js'
 import { regressionCount } from './regressions.js'
-import { candidateOnlyLine, familyWords, needs, regressedTable } from './sections.js'
+import { candidateOnlyLine, checksTable, familyWords, notPassedLines, regressedTable } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
 import { pageSentence, type WrittenFiles } from './files.js'
-import { cellUnit, changeCell, sliceLabel, statisticsSentences, unitWord } from './words.js'
+import { statisticsSentences, unitWord } from './words.js'
 import { methodName, methodRows } from './interval-words.js'
 import { histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
@@ -20,7 +19,7 @@ import { listableRegressions, withheldSentence } from './holdout.js'
 import { publishableLine } from './trust-lines.js'
 import { nextStepsList, notesBlocks } from './markdown.js'
 import { toTextLines, type Paint } from './doc/text.js'
-import { cells, em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
+import { em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -45,8 +44,6 @@ const CODES: Record<Tone | 'bold' | 'dim', [number, number]> = {
   dim: [2, 22]
 }
 const ansi: Paint = (tone, s) => `\u001b[${CODES[tone][0]}m${s}\u001b[${CODES[tone][1]}m`
-/** A status as the terminal shows it: PASS, FAIL, INCONCLUSIVE, in its colour. */
-const statusWord = (status: string): Inline => (status === '' ? [] : [toned(status.toUpperCase(), status as Tone)])
 
 /**
  * The same report as the Markdown one, for a terminal: the same kind of document (src/model/document.ts), drawn
@@ -77,33 +74,17 @@ function textDocument(result: GateResult, head: ReportHead, options: TextOptions
 
 /** The verdict (the same reasons as the Markdown report, head.ts), its sentence, the counts, the trust rules. */
 function headBlocks(result: GateResult, head: ReportHead): Block[] {
-  const by = head.decidedBy
+  const by = head.decided
   const title: Inline =
     by === null
       ? [toned('PASS', 'pass'), words(`  ${TOOL_NAME}`)]
-      : by.kind === 'trust'
-        ? [toned('FAIL', 'fail'), words(`  ${TOOL_NAME}, decided by trust rule "`), text(by.rule), words('"')]
-        : [
-            toned('FAIL', 'fail'),
-            words(`  ${TOOL_NAME}, decided by check ${by.check.rule.index + 1} "`),
-            text(by.check.rule.name),
-            words('"')
-          ]
+      : [toned('FAIL', 'fail'), words(`  ${TOOL_NAME}, ${by.by} "`), text(by.name), words('"')]
   const lines: Inline[] = []
   if (head.sentence !== null) lines.push([text(head.sentence, 800)])
-  const { total, pass, fail, inconclusive } = head.counts
-  const counted = inconclusiveCounting(result.decision.checks)
-  lines.push([
-    em(
-      words(
-        `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}; ${result.coverage.paired} queries paired.`
-      )
-    )
-  ])
+  lines.push([em(words(`${head.checks}; ${result.coverage.paired} queries paired.`))])
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) lines.push([em(text(`${ignored}.`, 400))])
-  for (const g of head.trust)
-    lines.push([...statusWord(g.status), words(' trust rule '), text(g.rule), words(': '), text(g.reason, 800)])
+  lines.push(...notPassedLines(head, true).trust)
   return [
     { kind: 'headline', level: 2, spans: title },
     { kind: 'paragraph', lines }
@@ -116,64 +97,18 @@ function headBlocks(result: GateResult, head: ReportHead): Block[] {
  * judge, the capabilities' head lines and the page written.
  */
 function checksBlocks(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
-  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksColumns(result)]
+  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result, true)]
   const statistics = statisticsSentences(result)
   if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics.map((t) => [text(t, 600)]) })
   pushAll(out, slotBlocks(result, 'underChecks', files))
   pushAll(out, notesBlocks(result))
-  if (head.findings.length > 0)
-    out.push({
-      kind: 'paragraph',
-      lines: head.findings.map((f) => [
-        ...statusWord(f.unit.status),
-        words(' '),
-        text(f.check.rule.name, 80),
-        words(': '),
-        text(f.sentence, 600)
-      ])
-    })
+  if (head.findings.length > 0) out.push({ kind: 'paragraph', lines: notPassedLines(head, true).findings })
   if (result.trust) out.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
   if (head.toJudge !== null) out.push(paragraph(text(head.toJudge, 400)))
   pushAll(out, slotBlocks(result, 'head', files))
   const page = pageSentence(files)
   if (page !== null) out.push(paragraph(text(page, 600)))
   return out
-}
-
-/** The gated checks, one row per unit (every slice of a check), with what the rule needs in full words. */
-function checksColumns(result: GateResult): Block {
-  const { rules } = result
-  const conf = intervalHeading(
-    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
-  )
-  const mixed = conf === 'CI'
-  const rows: Inline[][] = []
-  for (const check of result.decision.checks) {
-    const metric = rules.metrics.get(check.rule.metric) as MetricRule
-    // Changes in the report's one unit for the metric (points for a share: words.ts inPoints).
-    const change = (x: number, typical: number): string => changeCell(x, metric, typical)
-    const unit = cellUnit(metric) ? [words(' '), text(cellUnit(metric), 16)] : []
-    for (const u of check.units) {
-      const c = u.comparison
-      const typical = Math.abs(c.baseline)
-      rows.push([
-        statusWord(u.status),
-        [words(String(check.rule.index + 1))],
-        [text(check.rule.name, 40)],
-        [text(metric.name, 24)],
-        [text(sliceLabel(c.slice), 32)],
-        [words(String(c.n))],
-        ...(u.level !== undefined
-          ? levelCells(u.level, metric, typical, mixed)
-          : [
-              [words(change(c.delta, typical)), ...unit],
-              [words(intervalCell(change(c.ci[0], typical), change(c.ci[1], typical), c.confidence, mixed))]
-            ]),
-        needs(result, check, u, metric)
-      ])
-    }
-  }
-  return { kind: 'table', head: cells('', '#', 'Check', 'Metric', 'Queries', 'n', 'Δ', conf, 'Needs'), rows }
 }
 
 /** The same pictures as the Markdown report, in Unicode, and the histogram of changes (coloured by side). */
@@ -236,15 +171,6 @@ function methodLine(result: GateResult): Inline {
     words(`, multiplicity ${s.multiplicity}; rules `),
     text(rules.source.file, 120),
     words(` (sha256 ${rules.source.sha256.slice(0, 12)}); ${TOOL_NAME} ${VERSION}.`)
-  ]
-}
-
-/** An at_least / at_most unit's cells: the candidate's mean and its interval (levels, as the files hold them). */
-function levelCells(level: LevelInterval, metric: MetricRule, typical: number, mixed: boolean): Inline[] {
-  const d = digitsFor(metric.range, typical)
-  return [
-    [words(`mean ${fixed(level.mean, d)}`)],
-    [words(intervalCell(fixed(level.ci[0], d), fixed(level.ci[1], d), level.confidence, mixed))]
   ]
 }
 

@@ -6,8 +6,8 @@ import { fixed } from './format.js'
 /** Longest document id a cell shows (the HTML page and regressions.jsonl have them whole). */
 const DOC_CHARS = 60
 
-/** A grade as a cell shows it: the judgments' number, – for a document without one. */
-function grade(g: number | null | undefined): string {
+/** A grade as a cell shows it (here and on the page): the judgments' number, – for a document without one. */
+export function gradeText(g: number | null | undefined): string {
   return g === null || g === undefined || !Number.isFinite(g) ? '–' : fixed(g, Number.isInteger(g) ? 0 : 2)
 }
 
@@ -26,7 +26,7 @@ export function topDocumentsBlock(result: GateResult, shown: readonly RegressedQ
     const ranks = Math.max(d.top.baseline.length, d.top.candidate.length)
     for (let k = 0; k < ranks; k++) {
       const cell = (docs: string[], grades: Array<number | null> | undefined): Inline =>
-        k < docs.length ? [text(docs[k], DOC_CHARS), words(` (${grade(grades?.[k])})`)] : []
+        k < docs.length ? [text(docs[k], DOC_CHARS), words(` (${gradeText(grades?.[k])})`)] : []
       rows.push([
         k === 0 ? [text(r.id)] : [],
         [words(String(k + 1))],

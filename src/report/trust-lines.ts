@@ -18,6 +18,7 @@ import { QUANTILES } from '../trust/zero-hits.js'
 import type { Decision } from '../decide/evaluate.js'
 import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
 import { shownSliceRows } from './slice-rows.js'
+import { STATUS } from './words.js'
 import { firstListed, MAX_LISTED } from './listed.js'
 
 /**
@@ -34,8 +35,6 @@ const pct = (x: number): string => percent(x, 1)
  * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
  * comparability entries in the comparability table (GateResult.comparability).
  */
-
-const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
 
 /** The row that counts the fields a list left out (a manifest may hold any number of them). */
 function more(total: number, what: string): Array<{ aspect: string; status: 'differs'; detail: string }> {
@@ -85,10 +84,8 @@ export function comparabilityEntries(
 /** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
 export function publishableLine(trust: TrustResult): Inline {
   const p = publishableWords(trust)
-  if (p.label === 'yes') return [strong(words('Publishable: yes')), words(' ('), text(p.detail, 400), words(')')]
-  if (p.label === 'not established')
-    return [strong(words('Publishable: not established')), words(' ('), text(p.detail, 400), words(')')]
-  return [strong(words('Publishable: no')), words(': '), text(p.detail, 1300)]
+  if (p.label === 'no') return [strong(words('Publishable: no')), words(': '), text(p.detail, 1300)]
+  return [strong(words(`Publishable: ${p.label}`)), words(' ('), text(p.detail, 400), words(')')]
 }
 
 /** The trust rules' table: each rule, its status and its reason. */

@@ -17,6 +17,9 @@ const NAME = 60
  * place it goes (escape.ts).
  */
 
+/** A status as the Markdown report writes it (GitHub draws the emoji; the page swaps them for text symbols). */
+export const STATUS: Record<string, string> = { pass: '✅ pass', fail: '❌ fail', inconclusive: '⚠️ inconclusive' }
+
 /** What a verdict does and does not claim: the last words of the Markdown report and of the HTML page. */
 export const SCOPE_SENTENCE =
   'This gate enforces the checks written in the rules before the results were seen. A pass means those checks held on these queries; it does not certify that the candidate is better overall, nor anything about metrics, slices or queries the rules do not name.'

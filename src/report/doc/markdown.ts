@@ -44,6 +44,21 @@ export function spansMarkdown(spans: Inline, cell = false): string {
   return out
 }
 
+/**
+ * A line of spans that starts a line of the Markdown (a paragraph's line, a list item). When it starts with untrusted
+ * text, a block marker there would make the line a list item (`- `, `+ `, `1. `, `1) `), a rule or a heading's
+ * underline (`---`, `===`) or indented code, so its leading spaces are dropped (Markdown shows none) and the marker is
+ * backslash-escaped. (`inline` already makes `#`, `>`, `|`, `*`, `_`, `~` and backticks inert anywhere.)
+ */
+function lineMarkdown(spans: Inline): string {
+  const out = spansMarkdown(spans)
+  if (spans[0]?.kind !== 'text') return out
+  return out
+    .replace(/^ +/, '')
+    .replace(/^(?:[-+](?=[ \t]|$)|-+[ \t]*$|=+[ \t]*$)/, '\\$&')
+    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, '$1\\$2')
+}
+
 /** A `<summary>`'s spans: raw HTML, where GitHub parses no Markdown (untrusted text through htmlText). */
 function summaryHtml(spans: Inline): string {
   return spans
@@ -71,7 +86,7 @@ function fence(lines: string[], language: string): string[] {
 }
 
 function item(it: Item): string[] {
-  return [`- ${spansMarkdown(it.spans)}`, ...(it.children ?? []).map((c) => `  - ${spansMarkdown(c)}`)]
+  return [`- ${lineMarkdown(it.spans)}`, ...(it.children ?? []).map((c) => `  - ${lineMarkdown(c)}`)]
 }
 
 /** One block as Markdown lines (without the blank line after it). */
@@ -80,7 +95,7 @@ function blockLines(b: Block): string[] {
     case 'headline':
       return [`${'#'.repeat(b.level)} ${spansMarkdown(b.spans)}`]
     case 'paragraph':
-      return b.lines.map((l) => spansMarkdown(l))
+      return b.lines.map(lineMarkdown)
     case 'table': {
       const rows = [b.head, ...b.rows].map((r) => r.map((c) => spansMarkdown(c, true)))
       return [markdownTable(rows, { alignDelimiters: false, ...(b.align ? { align: b.align } : {}) })]

@@ -1,3 +1,4 @@
+import { rowOfId } from '../../align/row-of-id.js'
 import { queryDetails, type GateResult } from '../../decide/result.js'
 import { capabilitySections, slotBlocks } from '../slots.js'
 import { comparabilityBody } from '../sections.js'
@@ -47,8 +48,7 @@ export function capabilityParts(result: GateResult, files?: WrittenFiles): Capab
  */
 export function capabilityDetails(result: GateResult): QueryDetails | undefined {
   if (!result.capabilities.some((c) => c.parts.queryDetails !== undefined)) return undefined
-  const index = new Map(result.table.ids.map((id, i) => [id, i]))
-  const at = (id: string) => queryDetails(result, index.get(id) ?? -1)
+  const at = (id: string) => queryDetails(result, rowOfId(result.table, id))
   const ranked = (docs: string[] | undefined, grades: Array<number | null> | undefined): RankedDoc[] | undefined =>
     docs?.map((doc, k) => ({ doc, grade: grades?.[k] ?? null }))
   return {

@@ -1,4 +1,4 @@
-import { byWord, clean } from '../escape.js'
+import { byWord, clean, entities } from '../escape.js'
 
 /**
  * Untrusted text (query ids and text, slice values, document ids, metric, check and file names) made inert in
@@ -13,14 +13,7 @@ export function esc(text: string, max = 120): string {
 }
 
 /** Entity-escapes text that is already clean (our own words, numbers, RAW sentences after `clean`). */
-export function entities(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-}
+export { entities }
 
 /**
  * The status emoji of the Markdown (GitHub draws them from its own images) as text symbols every system font has:

@@ -1,7 +1,6 @@
 import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import type { ReportHead } from '../head.js'
-import { inconclusiveCounting } from '../format.js'
 import { provenanceBlocks } from '../provenance.js'
 import { candidateOnlyLine } from '../sections.js'
 import { publishableLine } from '../trust-lines.js'
@@ -16,24 +15,19 @@ import { finding } from './sections-html.js'
  * publishable, where the unjudged documents are, provenance, and the capabilities' head lines (`extra`).
  */
 export function headHtml(result: GateResult, head: ReportHead, extra: string): string {
-  const by = head.decidedBy
+  const by = head.decided
   const verdict = by === null ? 'pass' : 'fail'
   const title =
     by === null
       ? '<span class="badge">PASS</span>every gated check holds'
-      : by.kind === 'trust'
-        ? `<span class="badge">FAIL</span>decided by trust rule “${esc(by.rule, 80)}”`
-        : `<span class="badge">FAIL</span>decided by check ${by.check.rule.index + 1} “${esc(by.check.rule.name, 80)}”`
+      : `<span class="badge">FAIL</span>${entities(by.by)} “${esc(by.name, 80)}”`
   const tool = `<p class="tool">${entities(`${TOOL_NAME} ${VERSION}`)} · rules ${esc(result.rules.source.file, 200)}</p>`
   const out = [`<header class="verdict ${verdict}">`, tool, `<h1>${title}</h1>`]
   if (head.sentence !== null) out.push(`<p class="sentence">${esc(head.sentence, 800)}</p>`)
-  const { total, pass, fail, inconclusive } = head.counts
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const worse =
     result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${esc(primary.name, 60)}` : ''
-  const counted = entities(inconclusiveCounting(result.decision.checks))
-  const checks = `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${counted}`
-  out.push(`<p class="counts">${checks} · ${result.coverage.paired} queries paired${worse}.</p>`)
+  out.push(`<p class="counts">${entities(head.checks)} · ${result.coverage.paired} queries paired${worse}.</p>`)
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(`<p class="note">${entities(ignored)}.</p>`)
   if (head.trust.length > 0) {

@@ -1,9 +1,11 @@
+import { rowOfId } from '../../align/row-of-id.js'
 import type { MetricRule } from '../../config/types.js'
 import type { GateResult, RegressedQuery } from '../../decide/result.js'
 import { fixed } from '../format.js'
 import { changeWithUnit, levelDigits } from '../words.js'
 import { gatedMetrics } from '../regressions.js'
 import { withheldSentence } from '../holdout.js'
+import { gradeText } from '../top-documents.js'
 import { entities, esc } from './escape.js'
 
 /**
@@ -43,19 +45,6 @@ export interface QueryDetails {
   candidateTop?: Lookup<readonly RankedDoc[]>
 }
 
-/** Index of `id` in the table's ids (sorted by UTF-16 code units, pair.ts), or -1. */
-export function indexOfId(ids: readonly string[], id: string): number {
-  let lo = 0
-  let hi = ids.length - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1
-    if (ids[mid] === id) return mid
-    if (ids[mid] < id) lo = mid + 1
-    else hi = mid - 1
-  }
-  return -1
-}
-
 interface Column {
   head: string
   /** Numeric columns sort by value and are right-aligned. */
@@ -67,11 +56,6 @@ interface Column {
 function numberCell(value: number, shown: string, worse = false): string {
   const v = Number.isFinite(value) ? String(value) : ''
   return `<td class="num${worse ? ' worse' : ''}" data-v="${entities(v)}">${entities(shown)}</td>`
-}
-
-/** A grade as shown: the judgments' number, – for a document without one. */
-function gradeText(grade: number | null): string {
-  return grade === null || !Number.isFinite(grade) ? '–' : fixed(grade, Number.isInteger(grade) ? 0 : 2)
 }
 
 /** One side's top-k list under its heading: document ids with their grades, at most TOP_DOCS. */
@@ -106,7 +90,7 @@ function otherChange(result: GateResult, name: string, rows: RegressedQuery[]): 
   const metric = result.rules.metrics.get(name) as MetricRule
   const cols = result.table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
   const sign = metric.better === 'lower' ? -1 : 1
-  const first = rows.length > 0 ? indexOfId(result.table.ids, rows[0].id) : -1
+  const first = rows.length > 0 ? rowOfId(result.table, rows[0].id) : -1
   const typical = first < 0 ? 0 : Math.abs(cols.base[first])
   const cell = (_r: RegressedQuery, i: number): string => {
     const delta = i < 0 ? NaN : cols.cand[i] - cols.base[i]
@@ -171,7 +155,7 @@ export function regressedTable(
 ): { html: string; listed: number; withheld: number } {
   const { table } = result
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const listable = result.regressions.filter((r) => !options.isHoldout(indexOfId(table.ids, r.id)))
+  const listable = result.regressions.filter((r) => !options.isHoldout(rowOfId(table, r.id)))
   const withheld = result.regressions.length - listable.length
   const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
   const out: string[] = []
@@ -185,7 +169,7 @@ export function regressedTable(
       `<th scope="col"${c.numeric ? ' class="num"' : ''}><button type="button">${esc(c.head, 60)}</button></th>`
     // One body per query (its numbers, then its details), so sorting and filtering move and hide them together.
     const bodies = rows.map((r) => {
-      const i = indexOfId(table.ids, r.id)
+      const i = rowOfId(table, r.id)
       const numbers = `<tr>${columns.map((c) => c.cell(r, i)).join('')}</tr>`
       return `<tbody>${numbers}${detailsRow(r, details, columns.length)}</tbody>`
     })

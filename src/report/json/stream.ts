@@ -1,4 +1,4 @@
-import { jsonNumber } from '../../util/json-number.js'
+import { jsonNumbers } from '../../util/json-number.js'
 
 /**
  * A JSON writer that hands out its text in chunks, so a report with an answer-grown list (10^6 queries: half a
@@ -17,9 +17,25 @@ const CHUNK_CHARS = 1 << 16
 
 const skipped = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
 
-/** One value that holds no StreamedArray, at `indent`: JSON.stringify's text with its lines indented. */
+/**
+ * `holder[key]` as JSON.stringify reads it: through its own toJSON, called with the property's name (an array's
+ * index as a string, '' at the top), as the spec's SerializeJSONProperty does.
+ */
+function property(value: unknown, key: string): unknown {
+  const toJSON: unknown =
+    (typeof value === 'object' && value !== null) || typeof value === 'bigint'
+      ? (value as { toJSON?: unknown }).toJSON
+      : undefined
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value
+}
+
+/**
+ * One value that holds no StreamedArray, already read through its toJSON ({@link property}), at `indent`:
+ * JSON.stringify's text with its lines indented. It is handed over by a wrapper's toJSON, so its own toJSON (if
+ * the one called returned such an object) is not called a second time, with the wrong key.
+ */
 function leaf(value: unknown, indent: string): string {
-  const text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' ? jsonNumber(v) : v), 2)
+  const text = JSON.stringify({ toJSON: () => value }, jsonNumbers, 2)
   return indent === '' ? text : text.replace(/\n/g, `\n${indent}`)
 }
 
@@ -41,29 +57,31 @@ function* walk(value: unknown, indent: string): Generator<string> {
     return
   }
   const inner = indent + '  '
-  const keys = Object.keys(value).filter((k) => !skipped(value[k]))
-  if (keys.length === 0) {
+  const entries = Object.keys(value)
+    .map((k): [string, unknown] => [k, property(value[k], k)])
+    .filter(([, v]) => !skipped(v))
+  if (entries.length === 0) {
     yield '{}'
     return
   }
   yield '{'
-  for (const [i, key] of keys.entries()) {
+  for (const [i, [key, v]] of entries.entries()) {
     yield `${i === 0 ? '' : ','}\n${inner}${JSON.stringify(key)}: `
-    yield* walk(value[key], inner)
+    yield* walk(v, inner)
   }
   yield `\n${indent}}`
 }
 
 function* items(list: Iterable<unknown>, indent: string): Generator<string> {
   const inner = indent + '  '
-  let first = true
-  for (const item of list) {
-    yield `${first ? '[' : ','}\n${inner}`
-    first = false
+  let index = 0
+  for (const raw of list) {
+    yield `${index === 0 ? '[' : ','}\n${inner}`
+    const item = property(raw, String(index++))
     if (skipped(item)) yield 'null'
     else yield* walk(item, inner)
   }
-  yield first ? '[]' : `\n${indent}]`
+  yield index === 0 ? '[]' : `\n${indent}]`
 }
 
 /** Whether a StreamedArray sits anywhere under `value` (only the report's few top-level containers are walked). */
@@ -75,7 +93,7 @@ function holdsStream(value: Record<string, unknown> | unknown[]): boolean {
 /** `value` as JSON text (with a final newline), in chunks of about 64 K characters. */
 export function* jsonChunks(value: unknown): Generator<string> {
   let buffer = ''
-  for (const piece of walk(value, '')) {
+  for (const piece of walk(property(value, ''), '')) {
     buffer += piece
     if (buffer.length >= CHUNK_CHARS) {
       yield buffer
