@@ -1,4 +1,5 @@
 import { InputError, type Where } from '../errors.js'
+import { AGGREGATE_COLUMNS } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
 import { forEachCsvRecord } from './csv.js'
 import { readObjectLine } from './json/lines.js'
@@ -11,20 +12,6 @@ import { forEachParquetRow, plain, withParquet } from './parquet.js'
  * where the row is, for src/readers/aggregates.ts to check and add up. Reading is all these do: what a cell may
  * hold is aggregates.ts's business.
  */
-
-/** The columns of every aggregates row, in the order `retrieval-gate sql` writes them. */
-export const AGGREGATE_COLUMNS = [
-  'section',
-  'shard',
-  'family',
-  'value',
-  'stratum',
-  'metric',
-  'stat',
-  'slot',
-  'x',
-  'y'
-] as const
 
 /** The sections a row of aggregates is in (its first cell), to recognise a CSV file written without its header. */
 export const AGGREGATE_SECTIONS = ['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram']
