@@ -64,8 +64,9 @@ interface Entry {
 
 /**
  * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
- * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
- * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
+ * measure and an attribute that varies within a query. Shared by the text readers here, the measure listings of
+ * ir_measures and trec_eval -q (./ir-measures.ts) and the Parquet reader (src/readers/parquet-long.ts), whose
+ * "lines" are row numbers (`unit` says which, for the messages).
  */
 export class Pivot {
   readonly sink: RowsSink
@@ -132,9 +133,9 @@ export class Pivot {
     return false
   }
 
-  /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
-  finish(): SideRows {
-    return this.sink.finish('write one line per query and measure: query_id,measure,value')
+  /** The rows, refused when there are none (or duplicates, which the pivot cannot produce); `emptyHint` says what to write. */
+  finish(emptyHint = 'write one line per query and measure: query_id,measure,value'): SideRows {
+    return this.sink.finish(emptyHint)
   }
 }
 
