@@ -83,7 +83,7 @@ export async function forEachCsvRecord(
  * A table's header line: its names trimmed, each non-empty and given once, or the refusal with the line (an empty
  * first name is allowed with `pandasIndex`: `df.to_csv` writes its row index under no name).
  */
-export function csvHeader(fields: string[], where: { file: string; line: number }, pandasIndex = false): string[] {
+export function csvTableHeader(fields: string[], where: { file: string; line: number }, pandasIndex = false): string[] {
   const header = fields.map((f) => f.trim())
   const seen = new Set<string>()
   header.forEach((name, c) => {

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import { SideRowsBuilder, type SideRows } from '../model/rows.js'
-import { csvHeader, forEachCsvRecord } from './csv.js'
+import { csvTableHeader, forEachCsvRecord } from './csv.js'
 import { nonFiniteRefusal } from './non-finite.js'
 import type { RowsOptions } from './rows-input.js'
 import { forEachJsonRecord, type JsonMembers } from './json/lines.js'
@@ -203,7 +203,7 @@ async function readCsv(read: RowsRead): Promise<void> {
     file,
     (cells, line) => {
       if (header === null) {
-        header = csvHeader(cells, { file, line })
+        header = csvTableHeader(cells, { file, line })
         idColumn = header.indexOf(ID_FIELD)
         if (idColumn < 0) {
           throw new InputError(

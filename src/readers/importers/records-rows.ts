@@ -1,5 +1,5 @@
 import { InputError } from '../../errors.js'
-import { csvHeader, forEachCsvRecord } from '../csv.js'
+import { csvTableHeader, forEachCsvRecord } from '../csv.js'
 import { forEachJsonRecord, hasMember, memberValue, type JsonMembers } from '../json/lines.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
@@ -93,7 +93,7 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
   let indexColumn = -1
   await forEachCsvRecord(file, (fields, line) => {
     if (header === null) {
-      header = csvHeader(fields, { file, line }, true)
+      header = csvTableHeader(fields, { file, line }, true)
       if (header[0] === '') indexColumn = 0
       idColumn = header.indexOf(
         chooseId(
