@@ -2,8 +2,7 @@ import { InputError, type Where } from '../errors.js'
 import { AGGREGATE_COLUMNS } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
 import { forEachCsvRecord } from './csv.js'
-import { readObjectLine } from './json/lines.js'
-import { forEachLine } from './lines.js'
+import { forEachJsonRecord, memberValue } from './json/lines.js'
 import { forEachParquetRow, plain, withParquet } from './parquet.js'
 
 /**
@@ -65,11 +64,10 @@ export async function readCsvAggregates(to: AggregateTarget): Promise<void> {
   })
 }
 
-/** A JSON Lines file of the aggregates, one object per row (blank lines skipped). */
+/** A JSON Lines file of the aggregates, one object per row (blank lines skipped), read as every JSON Lines file is. */
 export async function readJsonlAggregates(to: AggregateTarget): Promise<void> {
-  await forEachLine(to.path, (text, line) => {
-    if (text.trim() === '') return
-    const record = readObjectLine(text, to.name, line, to.hint)
-    to.onCells((c) => record[c], { file: to.name, line })
+  await forEachJsonRecord(to.path, (m, line) => to.onCells((c) => memberValue(m, c), { file: to.name, line }), {
+    hint: to.hint,
+    name: to.name
   })
 }
