@@ -79,14 +79,7 @@ async function readParquetLongRows(
       )
     const e = pivot.entry(qid, n)
     pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain(record[columns.value]), { line: n }))
-    for (const key of kept) {
-      const v = plain(record[key])
-      if (
-        (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
-        pivot.attribute(e, key, String(v), n)
-      )
-        pivot.sink.value(e.row, key, v, { line: n })
-    }
+    for (const key of kept) pivot.attributeValue(e, key, plain(record[key]), n)
   })
   return pivot.finish()
 }

@@ -133,6 +133,15 @@ export class Pivot {
     return false
   }
 
+  /** An attribute cell of the query: a scalar kept once (refused when it varies); lists and objects are not attributes. */
+  attributeValue(e: Entry, key: string, v: unknown, line: number): void {
+    if (
+      (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+      this.attribute(e, key, String(v), line)
+    )
+      this.sink.value(e.row, key, v, { line })
+  }
+
   /** The rows, refused when there are none (or duplicates, which the pivot cannot produce); `emptyHint` says what to write. */
   finish(emptyHint = 'write one line per query and measure: query_id,measure,value'): SideRows {
     return this.sink.finish(emptyHint)
@@ -197,12 +206,7 @@ export async function readLongRows(
       for (let k = 0; k < record.size; k++) {
         const key = record.keys[k]
         if (key === idKey || key === mKey || key === vKey) continue
-        const v = record.values[k]
-        if (
-          (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
-          pivot.attribute(e, key, String(v), line)
-        )
-          pivot.sink.value(e.row, key, v, { line })
+        pivot.attributeValue(e, key, record.values[k], line)
       }
     }
     await forEachJsonRecord(file, onRecord, {
