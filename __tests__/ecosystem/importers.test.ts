@@ -186,7 +186,7 @@ describe('per-query measure files', () => {
     const named = await readRows(f['odd.tsv'], { metricFields: new Set(['b']), format: 'ir_measures' })
     expect(rowsOf(named).map((r) => r.id)).toEqual(['a', 'c'])
     await expect(readRows(f['dup.tsv'], { metricFields: new Set(['AP']) })).rejects.toThrow(
-      /dup\.tsv:2: AP appears twice for query "q1" \(also on line 1\)/
+      /dup\.tsv:2: measure "AP" appears twice for query "q1" \(lines 1 and 2\)/
     )
   })
 

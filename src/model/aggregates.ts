@@ -4,6 +4,23 @@
  * shards. Everything a comparison needs from the rows is here, and nothing per query.
  */
 
+/**
+ * The columns of every row of the aggregates format (docs/scale.md, "The aggregates format"), in the order
+ * `retrieval-gate sql` writes them (src/stats/warehouse-sql.ts) and the gate reads them (src/readers/aggregate-tables.ts).
+ */
+export const AGGREGATE_COLUMNS = [
+  'section',
+  'shard',
+  'family',
+  'value',
+  'stratum',
+  'metric',
+  'stat',
+  'slot',
+  'x',
+  'y'
+] as const
+
 /** One metric's sums over one stratum of one subset. */
 export interface MetricSums {
   sum: number

@@ -1,8 +1,8 @@
 import { InputError, type Where } from '../errors.js'
+import { AGGREGATE_COLUMNS } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
 import { forEachCsvRecord } from './csv.js'
-import { readObjectLine } from './json/lines.js'
-import { forEachLine } from './lines.js'
+import { forEachJsonRecord, memberValue } from './json/lines.js'
 import { forEachParquetRow, plain, withParquet } from './parquet.js'
 
 /**
@@ -11,20 +11,6 @@ import { forEachParquetRow, plain, withParquet } from './parquet.js'
  * where the row is, for src/readers/aggregates.ts to check and add up. Reading is all these do: what a cell may
  * hold is aggregates.ts's business.
  */
-
-/** The columns of every aggregates row, in the order `retrieval-gate sql` writes them. */
-export const AGGREGATE_COLUMNS = [
-  'section',
-  'shard',
-  'family',
-  'value',
-  'stratum',
-  'metric',
-  'stat',
-  'slot',
-  'x',
-  'y'
-] as const
 
 /** The sections a row of aggregates is in (its first cell), to recognise a CSV file written without its header. */
 export const AGGREGATE_SECTIONS = ['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram']
@@ -78,11 +64,10 @@ export async function readCsvAggregates(to: AggregateTarget): Promise<void> {
   })
 }
 
-/** A JSON Lines file of the aggregates, one object per row (blank lines skipped). */
+/** A JSON Lines file of the aggregates, one object per row (blank lines skipped), read as every JSON Lines file is. */
 export async function readJsonlAggregates(to: AggregateTarget): Promise<void> {
-  await forEachLine(to.path, (text, line) => {
-    if (text.trim() === '') return
-    const record = readObjectLine(text, to.name, line, to.hint)
-    to.onCells((c) => record[c], { file: to.name, line })
+  await forEachJsonRecord(to.path, (m, line) => to.onCells((c) => memberValue(m, c), { file: to.name, line }), {
+    hint: to.hint,
+    name: to.name
   })
 }

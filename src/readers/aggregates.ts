@@ -30,6 +30,9 @@ const MAX_FAMILY_VALUES = 20_000
 
 const SECTIONS = new Set(AGGREGATE_SECTIONS)
 
+/** Strings in code-unit order (JavaScript's default sort), so the order never depends on a locale. */
+const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
 /** Reads and merges the aggregates files for these rules. */
 export async function readAggregates(files: readonly FetchedFile[], rules: Rules): Promise<Aggregates> {
   const plan = rowPlan(rules)
@@ -41,7 +44,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
   for (const file of files) parts.push(...(await partFiles(file)))
   for (const file of parts) await readRows(file, onRow)
   if (shards.size === 0) throw new InputError({ file: files[0]?.name }, 'holds no aggregates', HINT)
-  const names = [...shards.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const names = [...shards.keys()].sort(byCode)
   const label = files.map((f) => f.name).join(', ')
   const sums = (shards.get(names[0]) as Shard).meta.get('sums')
   for (const name of names) {
@@ -353,8 +356,6 @@ function mergeCoverage(parts: ReadonlyArray<Map<string, AggregateCount>>): Map<s
   }
   return out
 }
-
-const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The shards' cells added, shard after shard in name order; histograms only where every shard with queries sent one. */
 function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {

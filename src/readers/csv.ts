@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js'
+import { quote } from '../util/show.js'
 import { forEachLine, MAX_LINE_BYTES, type LineOptions } from './lines.js'
 
 /** One CSV record with the line its first character is on. */
@@ -76,6 +77,23 @@ export async function forEachCsvRecord(
   )
   await forEachLine(file, (text, line, bytes) => scanner.line(text, line, bytes), options)
   scanner.end()
+}
+
+/**
+ * A table's header line: its names trimmed, each non-empty and given once, or the refusal with the line (an empty
+ * first name is allowed with `pandasIndex`: `df.to_csv` writes its row index under no name).
+ */
+export function csvTableHeader(fields: string[], where: { file: string; line: number }, pandasIndex = false): string[] {
+  const header = fields.map((f) => f.trim())
+  const seen = new Set<string>()
+  header.forEach((name, c) => {
+    if (name === '' && !(pandasIndex && c === 0))
+      throw new InputError(where, `the header has an empty column name (column ${c + 1})`, 'name every column')
+    if (seen.has(name))
+      throw new InputError(where, `the header names column ${quote(name)} twice`, 'column names must be unique')
+    seen.add(name)
+  })
+  return header
 }
 
 /** The state of {@link forEachCsvRecord} between lines: the record so far, and whether a quoted field is open. */

@@ -115,6 +115,12 @@ export interface AggregatesEntry extends EntryBase {
 export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry | AggregatesEntry
 
 const content = (why: string): Sniffed => ({ by: 'content', why })
+/** A file that starts with the Parquet magic (every kind has a Parquet entry: read, or refused). */
+const parquetMagic = (p: Probe): Sniffed | undefined =>
+  p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined
+/** A file named `.csv`. */
+const csvName = (p: Probe): Sniffed | undefined =>
+  p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined
 
 // What the sniffs of JSON rows files share: the first record (an object on the first line) and the first key.
 const brace = (p: Probe): boolean => p.firstChar === '{'
@@ -158,6 +164,18 @@ const listing = async (p: Probe, layout: MeasureLayout): Promise<Sniffed | undef
 const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) =>
   brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined
 
+/** The refusal entry for ranx's LZ4-compressed save (`run.save("run.lz4")`), read as `given`. Spread with the kind. */
+function lz4Entry(given: 'rows' | 'run' | 'qrels') {
+  return {
+    name: 'lz4',
+    refuses: true as const,
+    sniff: (p: Probe) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
+    read: (p: Probe): never => {
+      throw refuseRanxLz4(p.file, given)
+    }
+  }
+}
+
 /**
  * A refusal entry for a file of another kind's shape (shapes.ts: a run, judgments, per-query rows) given as
  * `given`: recognised by its first line, refused with what it is and where it goes. Spread with the entry's kind.
@@ -189,7 +207,7 @@ const ROWS: RowsEntry[] = [
     kind: 'rows',
     name: 'parquet',
     named: [{ option: 'parquet' }],
-    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    sniff: parquetMagic,
     read: async (p, o) => {
       if (!p.startsWith(PARQUET_MAGIC))
         throw new InputError(
@@ -200,15 +218,7 @@ const ROWS: RowsEntry[] = [
       return readParquetRows(p.file, { ...o, long: false })
     }
   },
-  {
-    kind: 'rows',
-    name: 'lz4',
-    refuses: true,
-    sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: (p) => {
-      throw refuseRanxLz4(p.file, 'rows')
-    }
-  },
+  { kind: 'rows', ...lz4Entry('rows') },
   ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): RowsEntry => ({
     kind: 'rows',
     name: shape,
@@ -374,27 +384,19 @@ const ROWS: RowsEntry[] = [
     },
     read: (p, o) => readRecordsRows(p.file, 'csv', o)
   },
-  {
+  ...(['ir_measures', 'trec_eval'] as const).map((layout): RowsEntry => ({
     kind: 'rows',
-    name: 'ir_measures',
-    named: [{ option: 'ir_measures' }],
-    sniff: (p) => listing(p, 'ir_measures'),
+    name: layout,
+    named: [{ option: layout }],
+    sniff: (p) => listing(p, layout),
     read: async (p, o) =>
-      readMeasureRows(p.file, o.metricFields, 'ir_measures', o.format === undefined ? await measureLines(p) : undefined)
-  },
-  {
-    kind: 'rows',
-    name: 'trec_eval',
-    named: [{ option: 'trec_eval' }],
-    sniff: (p) => listing(p, 'trec_eval'),
-    read: async (p, o) =>
-      readMeasureRows(p.file, o.metricFields, 'trec_eval', o.format === undefined ? await measureLines(p) : undefined)
-  },
+      readMeasureRows(p.file, o.metricFields, layout, o.format === undefined ? await measureLines(p) : undefined)
+  })),
   {
     kind: 'rows',
     name: 'csv',
     named: [{ option: 'csv' }],
-    sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+    sniff: csvName,
     read: (p, o) => readPlainRows(p.file, 'csv', o)
   },
   // A run or judgments given as rows (a JSON Lines run is told apart after reading: plain-rows.ts, ids repeating with
@@ -416,18 +418,10 @@ const RUNS: RunEntry[] = [
   {
     kind: 'run',
     name: 'parquet',
-    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    sniff: parquetMagic,
     read: (p, collector) => readParquetRun(p.file, collector).then(() => undefined)
   },
-  {
-    kind: 'run',
-    name: 'lz4',
-    refuses: true,
-    sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: (p) => {
-      throw refuseRanxLz4(p.file, 'run')
-    }
-  },
+  { kind: 'run', ...lz4Entry('run') },
   // Judgments or per-query rows given as a run (files swapped, or rows under rules that name judgments).
   ...lookalikes('run').map((s): RunEntry => ({ kind: 'run', ...lookalikeEntry(s, 'run') })),
   {
@@ -466,20 +460,12 @@ const RUNS: RunEntry[] = [
 ]
 
 const QRELS: QrelsEntry[] = [
-  {
-    kind: 'qrels',
-    name: 'lz4',
-    refuses: true,
-    sniff: (p) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: (p) => {
-      throw refuseRanxLz4(p.file, 'qrels')
-    }
-  },
+  { kind: 'qrels', ...lz4Entry('qrels') },
   {
     kind: 'qrels',
     name: 'parquet',
     refuses: true,
-    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    sniff: parquetMagic,
     read: (p) => {
       throw new InputError(
         { file: p.file },
@@ -514,7 +500,7 @@ const RECORDS: RecordsEntry[] = [
   {
     kind: 'records',
     name: 'csv',
-    sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+    sniff: csvName,
     read: (p, to) => forEachCsvMap(p.file, to.name, to.onRecord)
   },
   {
@@ -529,13 +515,13 @@ const AGGREGATES: AggregatesEntry[] = [
   {
     kind: 'aggregates',
     name: 'parquet',
-    sniff: (p) => (p.startsWith(PARQUET_MAGIC) ? content('it starts with PAR1, the Parquet magic') : undefined),
+    sniff: parquetMagic,
     read: (_p, to) => readParquetAggregates(to)
   },
   {
     kind: 'aggregates',
     name: 'csv',
-    sniff: (p) => (p.named('csv') ? { by: 'extension', why: 'the name ends in .csv' } : undefined),
+    sniff: csvName,
     read: (_p, to) => readCsvAggregates(to)
   },
   {

@@ -53,6 +53,13 @@ export const MAX_SCHEMA_DEPTH = 32
  */
 export const MAX_ROWS_PER_BYTE = 64
 
+/** What to do with a row group over {@link MAX_ROW_GROUP_BYTES}. */
+export const ROW_GROUP_HINT =
+  'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns'
+/** What to do with a footer over {@link MAX_FOOTER_BYTES} or {@link MAX_FOOTER_VALUES}. */
+const BIG_FOOTER_HINT =
+  'such a footer lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns'
+
 export const PARQUET_HINT =
   'write per-query rows with pandas DataFrame.to_parquet (snappy or no compression), or export them as CSV'
 const CORRUPT_HINT = `the file is truncated or corrupt, or was not written by a Parquet writer; ${PARQUET_HINT}`
@@ -122,7 +129,7 @@ export async function readParquetFooter(file: string, reader: RangeReader): Prom
     throw new InputError(
       { file },
       `has a Parquet footer of ${length} bytes; the limit is ${MAX_FOOTER_BYTES}`,
-      `a footer that large lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns`
+      BIG_FOOTER_HINT
     )
   }
   const footerStart = size - 8 - length
@@ -134,11 +141,7 @@ export async function readParquetFooter(file: string, reader: RangeReader): Prom
   } catch (error) {
     if (!(error instanceof ThriftError)) throw error
     if (/more than \d+ values/.test(error.message)) {
-      throw new InputError(
-        { file },
-        `has a Parquet footer that ${error.message}`,
-        'such a footer lists thousands of row groups or columns: write fewer, larger row groups (pyarrow: row_group_size=1000000) and only the per-query columns'
-      )
+      throw new InputError({ file }, `has a Parquet footer that ${error.message}`, BIG_FOOTER_HINT)
     }
     throw corruptParquet({ file }, `has a Parquet footer that ${error.message}`)
   }
@@ -282,7 +285,7 @@ function checkRowGroups(
       throw new InputError(
         { file, key: `row group ${g + 1}` },
         `holds ${bytes} bytes uncompressed; the limit is ${MAX_ROW_GROUP_BYTES}`,
-        'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns'
+        ROW_GROUP_HINT
       )
     }
     if (!Array.isArray(group.columns) || group.columns.length !== leaves.length) {

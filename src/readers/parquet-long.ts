@@ -6,6 +6,7 @@ import { longColumns, notLongForm, Pivot, type LongColumns } from './importers/l
 import { rememberField } from './field-caps.js'
 import {
   forEachParquetRow,
+  parquetId,
   plain,
   readWideParquetRows,
   withParquet,
@@ -62,15 +63,13 @@ async function readParquetLongRows(
     if (attributes.includes(c.name) && !kept.includes(c.name))
       rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name)
   await forEachParquetRow(file, pq, [columns.id, columns.measure, columns.value, ...kept], (record, n) => {
-    const id = plain(record[columns.id])
-    if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
+    const qid = parquetId(record[columns.id])
+    if (qid === undefined)
       throw new InputError(
         { file, line: n },
-        `${quote(columns.id)} is not a query id (found ${quote(id ?? null)})`,
+        `${quote(columns.id)} is not a query id (found ${quote(plain(record[columns.id]) ?? null)})`,
         'every row needs a query id (text, or a whole number)'
       )
-    }
-    const qid = String(id)
     const measure = plain(record[columns.measure])
     if (typeof measure !== 'string')
       throw new InputError(
@@ -80,14 +79,7 @@ async function readParquetLongRows(
       )
     const e = pivot.entry(qid, n)
     pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain(record[columns.value]), { line: n }))
-    for (const key of kept) {
-      const v = plain(record[key])
-      if (
-        (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
-        pivot.attribute(e, key, String(v), n)
-      )
-        pivot.sink.value(e.row, key, v, { line: n })
-    }
+    for (const key of kept) pivot.attributeValue(e, key, plain(record[key]), n)
   })
   return pivot.finish()
 }

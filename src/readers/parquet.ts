@@ -12,7 +12,7 @@ import {
   corruptParquet,
   footerInt,
   MAX_ROW_GROUP_BYTES,
-  PARQUET_HINT,
+  ROW_GROUP_HINT,
   readParquetFooter,
   type ParquetColumn,
   type ParquetFooter,
@@ -100,15 +100,15 @@ function corrupt(where: Where, error: unknown): InputError {
   if (error instanceof InputError) return error
   if (error instanceof BadUtf8)
     return new InputError(where, error.message, 'write text columns as UTF-8 (pandas and pyarrow do)')
+  // (a codec hyparquet does not read cannot get here: the page checks refuse it first)
   const message = error instanceof Error ? error.message : String(error)
-  const codec = /unsupported compression codec: (\w+)/.exec(message)
-  if (codec)
-    return new InputError(
-      where,
-      `is Parquet compressed with ${codec[1]}, which is not read`,
-      `${PARQUET_HINT}: pandas and pyarrow use snappy by default`
-    )
   return corruptParquet(where, `is not a readable Parquet file (${message.slice(0, 200)})`)
+}
+
+/** A query or document id cell: non-empty text, or a whole number written in decimal; undefined for anything else. */
+export function parquetId(value: unknown): string | undefined {
+  const v = plain(value)
+  return (typeof v === 'string' && v !== '') || (typeof v === 'number' && Number.isInteger(v)) ? String(v) : undefined
 }
 
 /** A Parquet value as the sink takes it: 64-bit integers as numbers when exact, as text otherwise. */
@@ -219,7 +219,7 @@ export async function forEachParquetRow(
       throw new InputError(
         { file, key: `row group ${index + 1}` },
         `holds ${bytes} bytes in the columns read; the limit is ${MAX_ROW_GROUP_BYTES}`,
-        'write smaller row groups (pyarrow: row_group_size=100000) or keep only the per-query columns'
+        ROW_GROUP_HINT
       )
     }
     for (const c of columns) {
@@ -342,28 +342,29 @@ export async function readParquetRun(file: string, collector: BlockCollector): P
       'a run table has columns q_id (or query_id), doc_id and score, one row per retrieved document (ranx: run.to_dataframe().to_parquet(...))'
     for (const name of [idColumn, 'doc_id', 'score']) requireColumn(file, pq, name, hint)
     await forEachParquetRow(file, pq, [idColumn, 'doc_id', 'score'], (record, n) => {
-      const id = plain(record[idColumn])
-      if (!(typeof id === 'string' && id !== '') && !(typeof id === 'number' && Number.isInteger(id))) {
-        throw new InputError({ file, line: n }, `${quote(idColumn)} is not a query id (found ${quote(id)})`, hint)
-      }
-      const doc = plain(record.doc_id)
-      if (!(typeof doc === 'string' && doc !== '') && !(typeof doc === 'number' && Number.isInteger(doc))) {
+      const id = parquetId(record[idColumn])
+      if (id === undefined)
         throw new InputError(
-          { file, line: n, queryId: String(id) },
-          `"doc_id" is not a document id (found ${quote(doc)})`,
+          { file, line: n },
+          `${quote(idColumn)} is not a query id (found ${quote(plain(record[idColumn]))})`,
           hint
         )
-      }
-      const score = plain(record.score)
-      if (typeof score !== 'number' || !Number.isFinite(score)) {
+      const doc = parquetId(record.doc_id)
+      if (doc === undefined)
         throw new InputError(
-          { file, line: n, queryId: String(id) },
+          { file, line: n, queryId: id },
+          `"doc_id" is not a document id (found ${quote(plain(record.doc_id))})`,
+          hint
+        )
+      const score = plain(record.score)
+      if (typeof score !== 'number' || !Number.isFinite(score))
+        throw new InputError(
+          { file, line: n, queryId: id },
           `"score" is not a finite number (found ${quote(score)})`,
           hint
         )
-      }
-      collector.startQuery(String(id), n)
-      collector.add(toByteString(String(doc)), score, n)
+      collector.startQuery(id, n)
+      collector.add(toByteString(doc), score, n)
     })
   })
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import { SideRowsBuilder, type SideRows } from '../model/rows.js'
-import { forEachCsvRecord } from './csv.js'
+import { csvTableHeader, forEachCsvRecord } from './csv.js'
 import { nonFiniteRefusal } from './non-finite.js'
 import type { RowsOptions } from './rows-input.js'
 import { forEachJsonRecord, type JsonMembers } from './json/lines.js'
@@ -203,19 +203,7 @@ async function readCsv(read: RowsRead): Promise<void> {
     file,
     (cells, line) => {
       if (header === null) {
-        header = cells.map((f) => f.trim())
-        const seen = new Set<string>()
-        for (const name of header) {
-          if (name === '')
-            throw new InputError({ file, line }, 'the header has an empty column name', 'name every column')
-          if (seen.has(name))
-            throw new InputError(
-              { file, line },
-              `the header names column ${quote(name)} twice`,
-              'column names must be unique'
-            )
-          seen.add(name)
-        }
+        header = csvTableHeader(cells, { file, line })
         idColumn = header.indexOf(ID_FIELD)
         if (idColumn < 0) {
           throw new InputError(

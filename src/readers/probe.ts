@@ -1,5 +1,5 @@
-import { closeSync, openSync, readSync } from 'node:fs'
-import { openError } from './whole-file.js'
+import { readSync } from 'node:fs'
+import { withFileSync } from './whole-file.js'
 import { isObject, parseJsonWithNonFinite, tryJson } from './json/document.js'
 
 /**
@@ -85,24 +85,10 @@ export function sniffBraceRun(head: string): 'jsonl' | 'json' {
 
 /** The first {@link HEAD_BYTES} bytes of `file` (fewer when it is shorter); a file that cannot be read is refused by name. */
 function readHeadBytes(file: string): Buffer {
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch (error) {
-    throw openError(file, error)
-  }
-  try {
+  return withFileSync(file, (fd) => {
     const buf = Buffer.alloc(HEAD_BYTES)
-    let bytesRead: number
-    try {
-      bytesRead = readSync(fd, buf, 0, HEAD_BYTES, 0)
-    } catch (error) {
-      throw openError(file, error)
-    }
-    return buf.subarray(0, bytesRead)
-  } finally {
-    closeSync(fd)
-  }
+    return buf.subarray(0, readSync(fd, buf, 0, HEAD_BYTES, 0))
+  })
 }
 
 /** One file as detection sees it; every feature is computed on first use and kept. */

@@ -26,9 +26,15 @@ export function parseScoreText(text: string): number {
  * Parses bytes[start, end) as a decimal number. Fast path (Clinger): at most 15 significant digits and a
  * decimal exponent within ±22, where mantissa and power of ten are both exact doubles, so one IEEE
  * multiplication or division gives the correctly rounded result — the same double strtod returns. Any other
- * form goes through the text path. Returns NaN for anything that is not a finite plain decimal.
+ * form goes through `otherwise`: by default the text path, which returns NaN for anything that is not a finite
+ * plain decimal (JSON's reader, src/readers/json/tokens.ts, passes its own, reading a number as JSON.parse does).
  */
-export function parseScoreBytes(bytes: Uint8Array, start: number, end: number): number {
+export function parseScoreBytes(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  otherwise: (bytes: Uint8Array, start: number, end: number) => number = slow
+): number {
   let i = start
   let negative = false
   const first = bytes[i]
@@ -62,10 +68,10 @@ export function parseScoreBytes(bytes: Uint8Array, start: number, end: number): 
       i++
     }
   }
-  if (!sawDigit) return slow(bytes, start, end)
+  if (!sawDigit) return otherwise(bytes, start, end)
   if (i < end) {
     c = bytes[i]
-    if (c !== 0x65 && c !== 0x45) return slow(bytes, start, end)
+    if (c !== 0x65 && c !== 0x45) return otherwise(bytes, start, end)
     i++
     let expNegative = false
     if (i < end && (bytes[i] === 0x2d || bytes[i] === 0x2b)) {
@@ -81,7 +87,7 @@ export function parseScoreBytes(bytes: Uint8Array, start: number, end: number): 
     if (i < end) return NaN
     exponent += expNegative ? -e : e
   }
-  if (digits > 15 || exponent > 22 || exponent < -22) return slow(bytes, start, end)
+  if (digits > 15 || exponent > 22 || exponent < -22) return otherwise(bytes, start, end)
   const value = exponent >= 0 ? mantissa * POW10[exponent] : mantissa / POW10[-exponent]
   return negative ? -value : value
 }

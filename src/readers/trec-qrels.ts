@@ -1,8 +1,8 @@
 import { InputError } from '../errors.js'
 import { forEachLine } from './lines.js'
-import { compareCodePoints, fromByteString, toByteString } from '../util/order.js'
 import { quote } from '../util/show.js'
-import type { JudgedQuery, Qrels } from '../model/qrels.js'
+import type { Qrels } from '../model/qrels.js'
+import { QrelsBuilder } from './importers/qrels-builder.js'
 
 /**
  * TREC judgments (`qid iter docno grade`), read once and shared by the baseline and the candidate run.
@@ -20,10 +20,7 @@ const WS = /[ \t\v\f\r]+/
  * same semantics (src/readers/formats.ts tells them apart).
  */
 export async function readTrecQrels(file: string): Promise<Qrels> {
-  const queries = new Map<string, JudgedQuery>()
-  const pendingGrades = new Map<string, number[]>()
-  const firstLines = new Map<string, Map<string, number>>()
-  let judgments = 0
+  const builder = new QrelsBuilder(file)
   await forEachLine(file, (text, line) => {
     const trimmed = text.trim()
     if (trimmed === '' || trimmed.startsWith('#')) return
@@ -43,39 +40,7 @@ export async function readTrecQrels(file: string): Promise<Qrels> {
         'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)'
       )
     }
-    const grade = Number(gradeText)
-    const docno = toByteString(docText)
-    let query = queries.get(id)
-    let lines = firstLines.get(id)
-    if (query === undefined || lines === undefined) {
-      query = { id, line, grades: new Map(), gradesDesc: new Int32Array(0) }
-      lines = new Map()
-      queries.set(id, query)
-      firstLines.set(id, lines)
-      pendingGrades.set(id, [])
-    }
-    const earlier = lines.get(docno)
-    if (earlier !== undefined) {
-      throw new InputError(
-        { file, line, queryId: id },
-        `document ${quote(fromByteString(docno))} is judged twice for query ${quote(id)} (also on line ${earlier})`,
-        'keep one judgment per query and document'
-      )
-    }
-    lines.set(docno, line)
-    query.grades.set(docno, grade)
-    if (grade >= 0) pendingGrades.get(id)!.push(grade)
-    judgments++
+    builder.add(id, docText, Number(gradeText), line)
   })
-  if (queries.size === 0) {
-    throw new InputError({ file }, 'holds no judgments', 'a qrels file has lines "query_id iteration doc_id grade"')
-  }
-  for (const [id, query] of queries) {
-    const grades = Int32Array.from(pendingGrades.get(id)!)
-    grades.sort()
-    grades.reverse()
-    query.gradesDesc = grades
-  }
-  const ids = [...queries.keys()].sort(compareCodePoints)
-  return { source: file, queries, ids, judgments }
+  return builder.finish('a qrels file has lines "query_id iteration doc_id grade"')
 }

@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs'
+import { closeSync, openSync, type Stats } from 'node:fs'
 import { open, type FileHandle } from 'node:fs/promises'
 import { InputError } from '../errors.js'
 
@@ -18,6 +18,28 @@ export function openError(file: string, error: unknown): InputError {
       'write it to a regular file first'
     )
   return new InputError({ file }, `cannot be read: ${(error as Error).message}`)
+}
+
+/**
+ * Runs `use` on `file` opened for synchronous reads and closes it whatever happens. A file-system error of opening
+ * or reading it is the refusal naming the file ({@link openError}); anything else `use` throws passes through.
+ */
+export function withFileSync<T>(file: string, use: (fd: number) => T): T {
+  let fd: number
+  try {
+    fd = openSync(file, 'r')
+  } catch (error) {
+    throw openError(file, error)
+  }
+  try {
+    return use(fd)
+  } catch (error) {
+    if (!(error instanceof InputError) && typeof (error as NodeJS.ErrnoException).code === 'string')
+      throw openError(file, error)
+    throw error
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /** What a capped whole-file read is for, so its refusals say what the file should have been. */

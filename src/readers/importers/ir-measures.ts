@@ -3,7 +3,7 @@ import { forEachLine } from '../lines.js'
 import { parseDecimal } from '../numbers.js'
 import { nonFiniteRefusal } from '../non-finite.js'
 import type { SideRows } from '../../model/rows.js'
-import { RowsSink } from './rows-sink.js'
+import { Pivot } from './long-form.js'
 import { quote } from '../../util/show.js'
 
 /**
@@ -90,8 +90,7 @@ export async function readMeasureRows(
 ): Promise<SideRows> {
   triples ??= await readMeasureLines(file)
   const chosen = layout ?? measureLayout(triples, file)
-  const sink = new RowsSink(file, metricFields)
-  const rows = new Map<string, { row: number; measures: Map<string, number> }>()
+  const pivot = new Pivot(file, metricFields, undefined)
   let summaries = 0
   for (const t of triples) {
     const [queryId, measure] = chosen === 'ir_measures' ? [t.a, t.b] : [t.b, t.a]
@@ -110,30 +109,15 @@ export async function readMeasureRows(
         'per-query lines carry numbers; drop measures that print text'
       )
     }
-    let entry = rows.get(queryId)
-    if (entry === undefined) {
-      const row = sink.start(queryId, t.line)
-      if (row === undefined) continue
-      entry = { row, measures: new Map() }
-      rows.set(queryId, entry)
-    }
-    const earlier = entry.measures.get(measure)
-    if (earlier !== undefined) {
-      throw new InputError(
-        { file, line: t.line, queryId },
-        `${measure} appears twice for query ${quote(queryId)} (also on line ${earlier})`,
-        'keep one line per query and measure (is this two runs concatenated?)'
-      )
-    }
-    entry.measures.set(measure, t.line)
-    sink.value(entry.row, measure, value)
+    const e = pivot.entry(queryId, t.line)
+    pivot.measure(e, measure, t.line, () => pivot.sink.value(e.row, measure, value))
   }
   if (summaries > 0) {
-    sink.notes.push(
+    pivot.sink.notes.push(
       `${file}: ${summaries} summary ${summaries === 1 ? 'line' : 'lines'} ("all") ignored; the gate recomputes every aggregate from the per-query values`
     )
   }
-  return sink.finish(
+  return pivot.finish(
     `the file has only "all" summary lines: run ${chosen === 'ir_measures' ? 'ir_measures with -q' : 'trec_eval with -q'} to print per-query values`
   )
 }

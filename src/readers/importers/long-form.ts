@@ -64,8 +64,9 @@ interface Entry {
 
 /**
  * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
- * measure and an attribute that varies within a query. Shared by the text readers here and the Parquet reader
- * (src/readers/parquet-long.ts), whose "lines" are row numbers (`unit` says which, for the messages).
+ * measure and an attribute that varies within a query. Shared by the text readers here, the measure listings of
+ * ir_measures and trec_eval -q (./ir-measures.ts) and the Parquet reader (src/readers/parquet-long.ts), whose
+ * "lines" are row numbers (`unit` says which, for the messages).
  */
 export class Pivot {
   readonly sink: RowsSink
@@ -132,9 +133,18 @@ export class Pivot {
     return false
   }
 
-  /** The rows, refused when there are none (or duplicates, which the pivot cannot produce). */
-  finish(): SideRows {
-    return this.sink.finish('write one line per query and measure: query_id,measure,value')
+  /** An attribute cell of the query: a scalar kept once (refused when it varies); lists and objects are not attributes. */
+  attributeValue(e: Entry, key: string, v: unknown, line: number): void {
+    if (
+      (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+      this.attribute(e, key, String(v), line)
+    )
+      this.sink.value(e.row, key, v, { line })
+  }
+
+  /** The rows, refused when there are none (or duplicates, which the pivot cannot produce); `emptyHint` says what to write. */
+  finish(emptyHint = 'write one line per query and measure: query_id,measure,value'): SideRows {
+    return this.sink.finish(emptyHint)
   }
 }
 
@@ -196,12 +206,7 @@ export async function readLongRows(
       for (let k = 0; k < record.size; k++) {
         const key = record.keys[k]
         if (key === idKey || key === mKey || key === vKey) continue
-        const v = record.values[k]
-        if (
-          (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
-          pivot.attribute(e, key, String(v), line)
-        )
-          pivot.sink.value(e.row, key, v, { line })
+        pivot.attributeValue(e, key, record.values[k], line)
       }
     }
     await forEachJsonRecord(file, onRecord, {

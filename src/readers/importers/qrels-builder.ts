@@ -4,8 +4,8 @@ import { compareCodePoints, fromByteString, toByteString } from '../../util/orde
 import { quote } from '../../util/show.js'
 
 /**
- * Builds {@link Qrels} from judgments in another format (ranx / pytrec_eval JSON, BEIR TSV) with exactly
- * the semantics of the TREC qrels reader (src/readers/trec-qrels.ts): grades are whole numbers kept as written
+ * Builds {@link Qrels} from judgments in every format (TREC qrels, src/readers/trec-qrels.ts; ranx / pytrec_eval
+ * JSON, BEIR TSV), so they all have one semantics: grades are whole numbers kept as written
  * (negative = in the pool but unjudged), a document judged twice for a query is refused with both lines,
  * query ids are ordered by UTF-8 bytes as trec_eval orders them.
  */

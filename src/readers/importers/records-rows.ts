@@ -1,5 +1,5 @@
 import { InputError } from '../../errors.js'
-import { forEachCsvRecord } from '../csv.js'
+import { csvTableHeader, forEachCsvRecord } from '../csv.js'
 import { forEachJsonRecord, hasMember, memberValue, type JsonMembers } from '../json/lines.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
@@ -93,27 +93,8 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
   let indexColumn = -1
   await forEachCsvRecord(file, (fields, line) => {
     if (header === null) {
-      header = fields.map((f) => f.trim())
-      const seen = new Set<string>()
-      header.forEach((name, c) => {
-        if (name === '' && c === 0) {
-          indexColumn = 0
-          return
-        }
-        if (name === '')
-          throw new InputError(
-            { file, line },
-            `the header has an empty column name (column ${c + 1})`,
-            'name every column'
-          )
-        if (seen.has(name))
-          throw new InputError(
-            { file, line },
-            `the header names column ${quote(name)} twice`,
-            'column names must be unique'
-          )
-        seen.add(name)
-      })
+      header = csvTableHeader(fields, { file, line }, true)
+      if (header[0] === '') indexColumn = 0
       idColumn = header.indexOf(
         chooseId(
           header.filter((_, c) => c !== indexColumn),

@@ -1,6 +1,6 @@
-import { closeSync, openSync, readSync } from 'node:fs'
+import { readSync } from 'node:fs'
 import { InputError } from '../../errors.js'
-import { openError } from '../whole-file.js'
+import { withFileSync } from '../whole-file.js'
 import { quote } from '../../util/show.js'
 import { CUT, numberEnd, numberValue, plainStringEnd } from './tokens.js'
 
@@ -135,22 +135,7 @@ class Cursor {
  * an empty key, a repeated outer key, invalid UTF-8 and text after the object.
  */
 export function readNestedNumbers(file: string, handler: NestedHandler, words: NestedWords): NestedSummary {
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch (error) {
-    throw openError(file, error)
-  }
-  try {
-    return parse(new Cursor(fd), file, handler, words)
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'EISDIR') throw new InputError({ file }, 'is a directory, not a file', 'name the file itself')
-    throw error
-  } finally {
-    closeSync(fd)
-  }
+  return withFileSync(file, (fd) => parse(new Cursor(fd), file, handler, words))
 }
 
 function parse(cur: Cursor, file: string, handler: NestedHandler, words: NestedWords): NestedSummary {

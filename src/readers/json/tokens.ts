@@ -1,3 +1,5 @@
+import { parseScoreBytes } from '../score.js'
+
 /**
  * The one JSON tokenizer: JSON's tokens lexed straight from bytes, `bytes[i..end)`, without a decoded string or a
  * regular expression. Both streaming readers use it: the JSON Lines fast path (src/readers/json/flat-record.ts,
@@ -60,38 +62,14 @@ export function numberEnd(bytes: Buffer, i: number, end: number): number {
   return i
 }
 
-/** Powers of ten that are exact doubles (10^0 .. 10^22). */
-const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`))
-
 /**
- * The double of a JSON number already checked by {@link numberEnd}: the number JSON.parse gives. Decimals of at
- * most 15 significant digits without an exponent (every per-query metric value, most scores) take the exact fast
- * path: the digits as an integer below 2^53 divided by an exact power of ten is one correctly rounded operation
- * (Clinger 1990), the same double as a correctly rounded parse. Anything else goes through Number(), which reads a
- * JSON number as JSON.parse does.
+ * The double of a JSON number already checked by {@link numberEnd}: the number JSON.parse gives. Plain decimals
+ * (every per-query metric value, most scores) take the score parser's exact fast path (src/readers/score.ts,
+ * Clinger 1990: the same double as a correctly rounded parse); anything else goes through Number(), which reads
+ * a JSON number as JSON.parse does.
  */
 export function numberValue(bytes: Buffer, from: number, to: number): number {
-  let i = from
-  const negative = bytes[i] === 0x2d
-  if (negative) i++
-  let digits = 0
-  let mantissa = 0
-  let scale = 0
-  let afterPoint = false
-  for (; i < to; i++) {
-    const c = bytes[i]
-    if (c === 0x2e) {
-      afterPoint = true
-      continue
-    }
-    if (!isDigit(c)) return Number(bytes.toString('latin1', from, to))
-    if (mantissa !== 0 || c !== 0x30) digits++
-    mantissa = mantissa * 10 + (c - 0x30)
-    if (afterPoint) scale++
-  }
-  if (digits > 15 || scale > 22) return Number(bytes.toString('latin1', from, to))
-  const value = scale === 0 ? mantissa : mantissa / POW10[scale]
-  return negative ? -value : value
+  return parseScoreBytes(bytes, from, to, (b, start, end) => Number((b as Buffer).toString('latin1', start, end)))
 }
 
 /** The words JSON spells its literals with. */
