@@ -1,5 +1,6 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
+import { activeCapabilities } from '../capabilities/registry.js'
 import {
   describeCheck,
   describePolicies,
@@ -280,6 +281,18 @@ function tooFewWords(rules: Rules): string {
   return `counts as a ${describePolicies(rules).on_too_few} (on_too_few: ${rules.onTooFew})`
 }
 
+/**
+ * Every capability the rules ask for by a key (the one `needsRows` names), with its key and what it defends
+ * against (`Capability.about`): from the registry, so a new capability is listed without an edit here.
+ */
+function alsoConfigured(rules: Rules): string[] {
+  const lines = activeCapabilities(rules).flatMap(({ capability, config }) => {
+    const key = capability.needsRows(config, rules)
+    return key === undefined ? [] : [`  ${capability.name} (rules ${key}): ${capability.about}.`]
+  })
+  return lines.length === 0 ? [] : ['Also configured (see the report and docs/architecture.md):', ...lines]
+}
+
 /** Every sentence `explain` prints for a rules file. Pure and deterministic. */
 function explainRules(rules: Rules): string {
   const stats = rules.statistics
@@ -342,10 +355,7 @@ function explainRules(rules: Rules): string {
   )
   if (rules.slices.length > 0)
     L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
-  const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage', 'judge'] as const).filter(
-    (k) => (rules as unknown as Record<string, unknown>)[k] !== undefined
-  )
-  if (extras.length > 0) L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`)
+  L.push(...alsoConfigured(rules))
   const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`
   const policies = describePolicies(rules)
   if (policies.on_inconclusive === 'fail' && policies.on_too_few === 'fail') {
