@@ -17,6 +17,8 @@ export interface OptionDoc extends OptionSpec {
   description: string
   /** Shown in the usage line and marked "(required)" in the list. */
   required?: boolean
+  /** Gives an exam input the command line cannot fetch (an input spec's `override`: read only when a spec names it). */
+  override?: boolean
 }
 
 /** A command's options and its help, side by side so they cannot drift (a test checks each option is listed). */
@@ -120,7 +122,8 @@ ${INPUTS}`,
       reference: {
         type: 'string',
         value: '<file>',
-        description: "the rows of the rules' reference (the last release), for the budgets"
+        description: "the rows of the rules' reference (the last release), for the budgets",
+        override: true
       },
       'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
       'candidate-judge-labels': {
