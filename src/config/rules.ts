@@ -13,8 +13,11 @@ import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
 
-/** Defaults for keys the rules may leave out; the report always states the values in force. */
-const DEFAULTS = {
+/**
+ * Defaults for keys the rules may leave out; the report always states the values in force, and `init` writes
+ * them out in the starter rules (src/commands/init.ts), so a starter file reads as the gate would without them.
+ */
+export const DEFAULTS = {
   confidence: 0.95,
   resamples: 10000,
   seed: '1',
