@@ -124,13 +124,29 @@ export async function main(
   }
 }
 
-/** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
-function parse(command: CommandName, args: string[]) {
+/**
+ * Parses a command's arguments against its options in {@link COMMANDS}, refusing a line without the options `need`
+ * (by default those the table marks required, as the usage shows them); a wrong line is a UsageError naming the command.
+ */
+function parse(command: CommandName, args: string[], need = requiredOptions(command)) {
+  let values
   try {
-    return parseArgs({ args, options: parserOptions(command), allowPositionals: false, strict: true }).values
+    values = parseArgs({ args, options: parserOptions(command), allowPositionals: false, strict: true }).values
   } catch (error) {
     throw new UsageError(`${(error as Error).message}${optionSuggestion(command, error)}`, command)
   }
+  required(command, values, need)
+  return values
+}
+
+function required(command: CommandName, values: Record<string, unknown>, names: string[]): void {
+  const absent = names.filter((n) => values[n] === undefined)
+  if (absent.length > 0) throw new UsageError(`missing ${absent.map((n) => `--${n}`).join(', ')}`, command)
+}
+
+function requiredOptions(command: CommandName): string[] {
+  const options = Object.entries(COMMANDS[command].options as Record<string, OptionDoc>)
+  return options.filter(([, o]) => o.required === true).map(([name]) => name)
 }
 
 /** ` (did you mean "--baseline-manifest"?)` for a misspelt option of `command`, else the empty string. */
@@ -142,15 +158,11 @@ function optionSuggestion(command: CommandName, error: unknown): string {
   return suggestion(given.split('=')[0], names)
 }
 
-function required(command: CommandName, values: Record<string, unknown>, names: string[]): void {
-  const absent = names.filter((n) => values[n] === undefined)
-  if (absent.length > 0) throw new UsageError(`missing ${absent.map((n) => `--${n}`).join(', ')}`, command)
-}
-
 async function gateCommand(args: string[], out: Write, terminal: Terminal): Promise<number> {
-  const v = parse('gate', args)
+  const v = parse('gate', args, [])
+  // --aggregates replaces --baseline and --candidate: only --rules is required with it
+  required('gate', v, v.aggregates === undefined ? requiredOptions('gate') : ['rules'])
   if (v.aggregates !== undefined) return aggregatesGate(v, out, terminal)
-  required('gate', v, ['rules', 'baseline', 'candidate'])
   const format = reportFormat(v, terminal)
   const rules = await readRules(v.rules as string)
   refuseUnreadOverrides(v, rules)
@@ -174,7 +186,6 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
 
 /** gate --aggregates: the decision from a warehouse's aggregates (src/capabilities/aggregates.ts), no rows. */
 async function aggregatesGate(v: Values, out: Write, terminal: Terminal): Promise<number> {
-  required('gate', v, ['rules'])
   const rowsOnly = Object.keys(GATE_OPTIONS).filter((o) => !WITH_AGGREGATES.has(o) && v[o] !== undefined)
   if (rowsOnly.length > 0)
     throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate')
@@ -272,7 +283,6 @@ function writeLines(out: Write, chunks: Iterable<string>): void {
 
 async function sqlCommandLine(args: string[], out: Write): Promise<number> {
   const v = parse('sql', args)
-  required('sql', v, ['rules'])
   await sqlCommand(
     {
       rules: v.rules as string,
@@ -291,7 +301,6 @@ async function sqlCommandLine(args: string[], out: Write): Promise<number> {
 
 async function metricsCommandLine(args: string[], out: Write, err: Write): Promise<number> {
   const v = parse('metrics', args)
-  required('metrics', v, ['qrels', 'run', 'measure'])
   const format = v.format ?? 'trec'
   if (format !== 'trec' && format !== 'jsonl')
     throw new UsageError(`--format must be trec or jsonl, not ${quote(String(format))}`, 'metrics')
@@ -324,7 +333,6 @@ async function metricsCommandLine(args: string[], out: Write, err: Write): Promi
 
 async function initCommandLine(args: string[], out: Write, terminal: Terminal): Promise<number> {
   const v = parse('init', args)
-  required('init', v, ['baseline', 'candidate'])
   await initCommand(
     {
       baseline: v.baseline as string,
@@ -343,14 +351,12 @@ async function initCommandLine(args: string[], out: Write, terminal: Terminal): 
 
 async function explainCommandLine(args: string[], out: Write): Promise<number> {
   const v = parse('explain', args)
-  required('explain', v, ['rules'])
   await explainCommand(v.rules as string, out)
   return 0
 }
 
 async function validateCommandLine(args: string[], out: Write, err: Write): Promise<number> {
   const v = parse('validate', args)
-  required('validate', v, ['dataset'])
   return validateCommand(
     {
       dataset: v.dataset as string,
