@@ -28,6 +28,7 @@ import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
 import { sqlCommand } from './sql.js'
+import { lineRuns } from './line-runs.js'
 import { loadAggregateInputs } from '../capabilities/aggregates.js'
 import { activeCapabilities } from '../capabilities/registry.js'
 import type { Rules } from '../config/types.js'
@@ -253,8 +254,8 @@ function refuseUnreadOverrides(v: Values, rules: Rules): void {
 
 /**
  * Writes the Markdown and JSON report files asked for, then the report on stdout in `format`; the exit code is
- * the verdict's. The JSON report streams to its file and to stdout alike (at 10^6 queries it is 79 MiB), cut at
- * line ends so the output boundary (safeLines) sees whole lines and writes the bytes the whole text would give.
+ * the verdict's. The JSON report streams to its file and to stdout alike (at 10^6 queries it is 79 MiB; stdout in
+ * runs of whole lines, lineRuns).
  */
 async function writeReports(
   result: GateResult,
@@ -264,21 +265,12 @@ async function writeReports(
   const markdown = toMarkdown(result, { files })
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
   if (v.json) await writeOutput(v.json as string, jsonReportChunks(result))
-  if (format === 'json') writeLines(out, jsonReportChunks(result))
-  else out(format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
+  if (format === 'json') {
+    const runs = lineRuns(out)
+    for (const chunk of jsonReportChunks(result)) runs.add(chunk)
+    runs.end()
+  } else out(format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
   return result.decision.verdict === 'pass' ? 0 : 1
-}
-
-/** Writes `chunks` to `out` in runs of whole lines (the last run as it ends). */
-function writeLines(out: Write, chunks: Iterable<string>): void {
-  let rest = ''
-  for (const chunk of chunks) {
-    const text = rest + chunk
-    const end = text.lastIndexOf('\n') + 1
-    if (end > 0) out(text.slice(0, end))
-    rest = text.slice(end)
-  }
-  if (rest !== '') out(rest)
 }
 
 async function sqlCommandLine(args: string[], out: Write): Promise<number> {
