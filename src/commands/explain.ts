@@ -111,9 +111,7 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
   const kind = check.kind
   if (d.test === 'non_inferior' && kind.type === 'non_inferior') nonInferiorLines(x, kind)
   else if (d.test === 'superior_bootstrap' && kind.type === 'superior') superiorBootstrapLines(x, kind)
-  else if (d.test === 'superior_mcnemar' && kind.type === 'superior') mcnemarLines(x, kind)
-  else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior')
-    testLines(x, kind)
+  else if (kind.type === 'superior') testLines(x, kind)
   else if (kind.type === 'level') levelLines(x, kind)
   else if (kind.type === 'max_regressions') {
     regressionLines(x, kind)
@@ -182,34 +180,22 @@ function superiorBootstrapLines(x: Explained, kind: Kind<'superior'>): void {
   )
 }
 
-function mcnemarLines(x: Explained, kind: Kind<'superior'>): void {
-  const { higher, lines } = x
-  const multiplicity = x.rules.statistics.multiplicity
-  const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
-  const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
-  const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
-  lines.push(
-    `   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`
-  )
-  lines.push(
-    `   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
-  )
-}
-
+/** A superior check decided by a test of "no change" (exact McNemar, paired t, randomization) at alpha. */
 function testLines(x: Explained, kind: Kind<'superior'>): void {
   const { higher, metric, d, lines } = x
   const multiplicity = x.rules.statistics.multiplicity
   const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
-  const test =
-    d.test === 'superior_t'
-      ? "paired t-test (two-sided, under the rules' design)"
-      : 'paired randomization (sign-flip) test (two-sided)'
-  const gain = higher ? 'rose' : 'fell'
+  const alpha = plain(kind.alpha)
+  if (d.test === 'superior_mcnemar')
+    lines.push(
+      `   Passes only if the exact McNemar p-value${adjusted} is below ${alpha} and more queries ${higher ? 'gained (0 -> 1) than lost (1 -> 0)' : 'went from 1 to 0 than went from 0 to 1'}.`
+    )
+  else
+    lines.push(
+      `   Passes only if the p-value${adjusted} of the ${d.test === 'superior_t' ? "paired t-test (two-sided, under the rules' design)" : 'paired randomization (sign-flip) test (two-sided)'} of "no change" is below ${alpha} and the mean of ${metric.name} ${higher ? 'rose' : 'fell'}.`
+    )
   lines.push(
-    `   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`
-  )
-  lines.push(
-    `   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
+    `   Fails if p is below ${alpha} with ${d.test === 'superior_mcnemar' ? 'the balance the other way' : 'the mean moving the other way'} (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
   )
 }
 

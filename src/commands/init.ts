@@ -330,6 +330,10 @@ function yamlName(name: string): string {
  */
 const commentText = (text: string): string => bare(text)
 
+/** A slice's first values, as a comment and the summary show them (each {@link bare}, so safe in a comment). */
+const firstValues = (values: readonly string[]): string =>
+  `${values.slice(0, 8).map((v) => bare(v)).join(', ')}${values.length > 8 ? ', ...' : ''}`
+
 function num(x: number): string {
   if (Number.isInteger(x)) return String(x)
   return String(Number(x.toPrecision(4)))
@@ -494,12 +498,7 @@ function commentedChecks(
   const { ordered, slice } = at
   const primary = ordered[0]
   if (slice !== undefined) {
-    L.push(
-      `  # Protect every ${commentText(slice.name)} (values: ${slice.values
-        .slice(0, 8)
-        .map((v) => commentText(v))
-        .join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`
-    )
+    L.push(`  # Protect every ${commentText(slice.name)} (values: ${firstValues(slice.values)}):`)
     L.push(`  # - name: ${yamlString(`${primary.name} holds for every ${slice.name}`)}`)
     L.push(`  #   metric: ${yamlName(primary.name)}`)
     L.push(`  #   per_slice: ${yamlName(slice.name)}`)
@@ -542,13 +541,7 @@ function describeInspection(ins: Inspection, out: string, command = INSTALLED_CO
   L.push('Attributes (text fields):')
   if (ins.attributes.length === 0) L.push('  none')
   for (const a of ins.attributes) {
-    if (a.slice)
-      L.push(
-        `  ${bare(a.name)}: ${a.values.length} values (${a.values
-          .slice(0, 8)
-          .map((v) => bare(v))
-          .join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`
-      )
+    if (a.slice) L.push(`  ${bare(a.name)}: ${a.values.length} values (${firstValues(a.values)}): proposed as a slice`)
     else if (a.cluster)
       L.push(
         `  ${bare(a.name)}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`
