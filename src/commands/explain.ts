@@ -33,16 +33,9 @@ function plain(x: number): string {
     .replace(/\.$/, '')
 }
 
-/** The margin in words: "0.02 (2.0 points)", "20% of the baseline mean", "5 ms". */
-function marginWords(margin: { value: number; relative: boolean; text: string }, metric: MetricRule): string {
-  if (margin.relative) return `${margin.text} of the baseline mean`
-  const shown = inPoints(metric) || metric.unit ? ` (${amount(margin.value, metric, false)})` : ''
-  return `${plain(margin.value)}${shown}`
-}
-
-/** A signed margin for a bound: "-0.02 (2.0 points)", "+20% of the baseline mean". */
+/** A margin for a bound: "-0.02 (-2.0 points)", "+20% of the baseline mean"; unsigned (`''`): "0.02 (2.0 points)". */
 function signedMargin(
-  sign: '-' | '+',
+  sign: '-' | '+' | '',
   margin: { value: number; relative: boolean; text: string },
   metric: MetricRule,
   short = false
@@ -173,7 +166,7 @@ function superiorBootstrapLines(x: Explained, kind: Kind<'superior'>): void {
   const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
   const beyond = higher ? 'above' : 'below'
   lines.push(
-    `   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`
+    `   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${signedMargin('', kind.margin, metric)}` : ''} is shown).`
   )
   lines.push(
     `   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown(x)}.`
