@@ -297,6 +297,29 @@ describe('the CLI and the rules', () => {
     expect(r.stderr).toContain('git show v1.4:eval/release/rows.jsonl')
   })
 
+  test('--reference for rules that name no reference is refused (nothing would read it), as is --reference with --aggregates', async () => {
+    const noReference = RULES()
+      .replace(/reference:\n( {2}.*\n){3}/, '')
+      .replace('    budget: 0.01\n', '')
+    const r = await gate(1, noReference)
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      /\(--reference\): gives the rows of the rules' reference \(the last release\), for the budgets, but nothing in these rules reads it\. add what reads it to the rules/
+    )
+    const f = writeFiles({ 'rules.yml': RULES(), 'ref.jsonl': rows(release) })
+    const a = await cli([
+      'gate',
+      '--rules',
+      f['rules.yml'],
+      '--aggregates',
+      f['ref.jsonl'],
+      '--reference',
+      f['ref.jsonl']
+    ])
+    expect(a.code).toBe(2)
+    expect(a.stderr).toContain('--aggregates replaces the rows: --reference cannot be given with it')
+  })
+
   test.each([
     [
       'a budget without a reference',

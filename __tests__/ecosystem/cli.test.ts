@@ -227,6 +227,25 @@ describe('explain', () => {
     expect(r.stdout).toContain('counts as a pass (choose this knowingly')
   })
 
+  it('lists every capability the rules ask for, by its key and what it defends against (from the registry)', async () => {
+    const rules = readFileSync(join(examples, 'rules.yml'), 'utf8')
+    const plain = await cli(['explain', '--rules', writeFiles({ 'r.yml': rules })['r.yml']])
+    expect(plain.stdout).not.toContain('Also configured')
+    const extra = 'comparability: { must_match: [corpus] }\nhistory: { runs: 5 }\nstatistics: { min_seeds: 1 }\n'
+    const f = writeFiles({ 'r.yml': rules.replace(/^statistics:.*\n/m, '') + extra })
+    const r = await cli(['explain', '--rules', f['r.yml']])
+    expect(r.stderr).toBe('')
+    expect(r.stdout).toContain(
+      [
+        'Also configured (see the report and docs/architecture.md):',
+        '  comparability (rules comparability): the two sides were built on the same snapshot (corpus, chunker, judge, metric code): the same exam.',
+        '  history (rules history): a slow slide no single PR shows: the gated metrics over the default branch’s last gate runs.',
+        '  seeds (rules statistics.min_seeds): one lucky seed: intervals over independently trained seeds, each seed counted once by its content.',
+        ''
+      ].join('\n')
+    )
+  })
+
   it('refuses invalid rules exactly as the gate does (exit 2, file and key)', async () => {
     const f = writeFiles({
       'bad.yml':

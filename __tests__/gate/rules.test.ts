@@ -5,6 +5,7 @@ import { Ajv } from 'ajv'
 import { loadRules } from '../../src/config/rules.js'
 import { RULES_SCHEMA } from '../../src/config/schema.js'
 import { rulesSchema } from '../../src/capabilities/rules-schema.js'
+import { rulesFromText } from '../../src/load.js'
 import { InputError } from '../../src/errors.js'
 import { VERSION } from '../../src/version.js'
 
@@ -91,6 +92,27 @@ describe('rules loading', () => {
     )
     expect(refusal(BASE.replace('margin: 0.005', 'margin: -0.1')).message).toMatch(/checks\[0\]\.non_inferior\.margin/)
     expect(refusal(BASE.replace('margin: 0.005', 'margin: 250%')).message).toMatch(/not a valid margin/)
+  })
+
+  it('names the key and what it takes when a value does not match its pattern (not "margin" for every key)', () => {
+    const refused = (text: string): string => {
+      try {
+        rulesFromText(text, 'rules.yml')
+      } catch (error) {
+        if (error instanceof InputError) return error.message
+        throw error
+      }
+      throw new Error('expected the rules to be refused')
+    }
+    expect(refused(BASE + 'history: { runs: 5, workflow: deploy }\n')).toMatch(
+      /\(history\.workflow\): "deploy" is not a valid workflow\. write a workflow file name in \.github\/workflows/
+    )
+    expect(refused(BASE + 'comparability: { must_match: [corpus..hash] }\n')).toMatch(
+      /\(comparability\.must_match\[0\]\): "corpus\.\.hash" is not a valid must_match\. write a dotted manifest field/
+    )
+    expect(refused(BASE.replace('margin: 0.005', 'margin: 150%'))).toMatch(
+      /"150%" is not a valid margin\. write a number in the metric's units \(0\.02\) or a percentage of the mean, at most 100%/
+    )
   })
 
   it('refuses a check that demands nothing or two things', () => {

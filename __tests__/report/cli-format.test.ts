@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { main, type Terminal } from '../../src/commands/cli-main.js'
 import { tempDir } from '../helpers.js'
+import { safeLines } from '../../src/util/show.js'
 
 // The example evaluation with fewer resamples (the report's shape, not its digits, is under test here).
 const RULES = path.join(tempDir(), 'rules.yml')
@@ -55,6 +56,23 @@ describe('gate --format', () => {
     const r = await run(['--format', 'json', '--json', file])
     expect(JSON.parse(r.stdout).verdict).toBe('fail')
     expect(r.stdout).toBe(readFileSync(file, 'utf8'))
+  })
+
+  it('streams --format json to stdout in runs of whole lines, the bytes of the whole report', async () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'r.json')
+    const writes: string[] = []
+    const code = await main(
+      [...ARGS, '--format', 'json', '--json', file],
+      (t) => void writes.push(t),
+      () => {}
+    )
+    expect(code).toBe(1)
+    // More than one write (the report is larger than a chunk), each ending at a line end: the output boundary
+    // (safeLines) escapes per line, so whole lines give the bytes the whole text gives.
+    expect(writes.length).toBeGreaterThan(1)
+    for (const w of writes) expect(w.endsWith('\n')).toBe(true)
+    expect(writes.join('')).toBe(safeLines(readFileSync(file, 'utf8')))
   })
 
   it('refuses an unknown format with exit 2 and the usage', async () => {

@@ -15,12 +15,29 @@ export function rulesSchema(registry: readonly Capability[] = CAPABILITIES): obj
     for (const [key, fragment] of Object.entries(capability.rules ?? {})) {
       if (Object.hasOwn(properties, key))
         throw new Error(`capability ${capability.name} declares the rules key ${key}, which is already declared`)
-      properties[key] = fragment
+      properties[key] = closed(fragment)
     }
   }
   schema = { ...RULES_SCHEMA, properties }
   schemas.set(registry, schema)
   return schema
+}
+
+/**
+ * A fragment with every object that lists its keys closed (`additionalProperties: false` unless it says otherwise),
+ * as the core's are: a typo inside a capability's block is refused with a "did you mean", never read as nothing.
+ */
+function closed(schema: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...schema }
+  const sub = (s: unknown): unknown => (s !== null && typeof s === 'object' ? closed(s as Record<string, unknown>) : s)
+  if (schema.properties !== undefined) {
+    const properties = Object.entries(schema.properties as Record<string, unknown>)
+    out.properties = Object.fromEntries(properties.map(([k, s]) => [k, sub(s)]))
+    out.additionalProperties = sub(schema.additionalProperties ?? false)
+  } else if (schema.additionalProperties !== undefined) out.additionalProperties = sub(schema.additionalProperties)
+  if (schema.items !== undefined) out.items = sub(schema.items)
+  for (const k of ['oneOf', 'anyOf', 'allOf']) if (Array.isArray(schema[k])) out[k] = (schema[k] as unknown[]).map(sub)
+  return out
 }
 
 /** One schema object per registry, so the loader compiles it once (src/config/rules.ts keys its validators by it). */

@@ -2,9 +2,10 @@ import { parseArgs } from 'node:util'
 import { runGate } from '../gate.js'
 import { loadGateInputs, optionalFiles, readRules } from '../load.js'
 import { cliInputSource } from './cli-source.js'
+import type { InputSource } from '../capabilities/contract.js'
 import { InputError, isInputError } from '../errors.js'
 import { writeOutput } from '../output.js'
-import { jsonReportChunks, toJsonReport } from '../report/json.js'
+import { jsonReportChunks } from '../report/json.js'
 import { toMarkdown } from '../report/markdown.js'
 import { toHtmlReport } from '../report/html/index.js'
 import { toRegressionsJsonl } from '../report/regressions.js'
@@ -19,16 +20,22 @@ import {
   isCommand,
   parserOptions,
   seeHelp,
-  type CommandName
+  type CommandName,
+  type OptionDoc
 } from './usage.js'
 import { explainCommand } from './explain.js'
 import { DEFAULT_RULES_FILE, initCommand } from './init.js'
 import { metricsCommand } from './metrics.js'
 import { validateCommand } from './validate.js'
 import { sqlCommand } from './sql.js'
+import { lineRuns } from './line-runs.js'
 import { loadAggregateInputs } from '../capabilities/aggregates.js'
+import { activeCapabilities } from '../capabilities/registry.js'
+import type { Rules } from '../config/types.js'
+import type { GateResult } from '../decide/result.js'
+import type { WrittenFiles } from '../report/files.js'
 import { toJudgeFile } from '../report/to-judge.js'
-import { parseRowsFormat } from '../readers/rows-input.js'
+import { parseRowsFormat, type RowsInput } from '../readers/rows-input.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
 
 /** The gate command's options that give optional files (each must be one some input reads): from the registry. */
@@ -118,13 +125,29 @@ export async function main(
   }
 }
 
-/** Parses a command's arguments against its options in {@link COMMANDS}; a wrong line is a UsageError naming the command. */
-function parse(command: CommandName, args: string[]) {
+/**
+ * Parses a command's arguments against its options in {@link COMMANDS}, refusing a line without the options `need`
+ * (by default those the table marks required, as the usage shows them); a wrong line is a UsageError naming the command.
+ */
+function parse(command: CommandName, args: string[], need = requiredOptions(command)) {
+  let values
   try {
-    return parseArgs({ args, options: parserOptions(command), allowPositionals: false, strict: true }).values
+    values = parseArgs({ args, options: parserOptions(command), allowPositionals: false, strict: true }).values
   } catch (error) {
     throw new UsageError(`${(error as Error).message}${optionSuggestion(command, error)}`, command)
   }
+  required(command, values, need)
+  return values
+}
+
+function required(command: CommandName, values: Record<string, unknown>, names: string[]): void {
+  const absent = names.filter((n) => values[n] === undefined)
+  if (absent.length > 0) throw new UsageError(`missing ${absent.map((n) => `--${n}`).join(', ')}`, command)
+}
+
+function requiredOptions(command: CommandName): string[] {
+  const options = Object.entries(COMMANDS[command].options as Record<string, OptionDoc>)
+  return options.filter(([, o]) => o.required === true).map(([name]) => name)
 }
 
 /** ` (did you mean "--baseline-manifest"?)` for a misspelt option of `command`, else the empty string. */
@@ -136,36 +159,16 @@ function optionSuggestion(command: CommandName, error: unknown): string {
   return suggestion(given.split('=')[0], names)
 }
 
-function required(command: CommandName, values: Record<string, unknown>, names: string[]): void {
-  const absent = names.filter((n) => values[n] === undefined)
-  if (absent.length > 0) throw new UsageError(`missing ${absent.map((n) => `--${n}`).join(', ')}`, command)
-}
-
 async function gateCommand(args: string[], out: Write, terminal: Terminal): Promise<number> {
-  const v = parse('gate', args)
+  const v = parse('gate', args, [])
+  // --aggregates replaces --baseline and --candidate: only --rules is required with it
+  required('gate', v, v.aggregates === undefined ? requiredOptions('gate') : ['rules'])
   if (v.aggregates !== undefined) return aggregatesGate(v, out, terminal)
-  required('gate', v, ['rules', 'baseline', 'candidate'])
-  const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
-  if (!['markdown', 'json', 'text'].includes(format))
-    throw new UsageError(`--format must be markdown, json or text, not ${quote(String(format))}`, 'gate')
+  const format = reportFormat(v, terminal)
   const rules = await readRules(v.rules as string)
-  const rowsInput = {
-    format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string),
-    idField: v['id-field'] as string | undefined
-  }
-  if (v.reference !== undefined && rules.reference === undefined) {
-    throw new InputError(
-      { file: v.reference as string },
-      'a reference was given, but the rules name none, so no check has a budget to spend against it',
-      'add reference: and budget: to the rules (they are pre-registered, like the margins), or leave the reference out'
-    )
-  }
-  const source = cliInputSource({
-    given: v as Record<string, string | string[] | undefined>,
-    rulesFile: rules.source.file
-  })
-  const loaded = await loadGateInputs(rules, source, {
-    rowsInput,
+  refuseUnreadOverrides(v, rules)
+  const loaded = await loadGateInputs(rules, sourceOf(v, rules), {
+    rowsInput: rowsInputOf(v),
     qrels: v.qrels as string | undefined,
     givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined)
   })
@@ -179,63 +182,99 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
     html: v.html as string | undefined
   }
   if (v.html) await writeOutput(v.html as string, toHtmlReport(result, { files }))
-  const markdown = toMarkdown(result, { files })
-  if (v.markdown) await writeOutput(v.markdown as string, markdown)
-  // The file streams (at 10^6 queries the JSON report is 79 MiB); stdout gets it whole only when asked for.
-  if (v.json) await writeOutput(v.json as string, jsonReportChunks(result))
-  out(
-    format === 'json'
-      ? toJsonReport(result)
-      : format === 'text'
-        ? toText(result, { color: terminal.isTTY && !terminal.noColor, files })
-        : markdown
-  )
-  return result.decision.verdict === 'pass' ? 0 : 1
+  return writeReports(result, { v, format, files, out, terminal })
 }
 
 /** gate --aggregates: the decision from a warehouse's aggregates (src/capabilities/aggregates.ts), no rows. */
-async function aggregatesGate(v: ReturnType<typeof parse>, out: Write, terminal: Terminal): Promise<number> {
-  required('gate', v, ['rules'])
-  const rowsOnly = [
-    'baseline',
-    'candidate',
-    'qrels',
-    'regressions',
-    'to-judge',
-    'html',
-    'reference',
-    'input-format',
-    'id-field',
-    ...GIVEN_OPTIONS
-  ].filter((o) => v[o] !== undefined)
+async function aggregatesGate(v: Values, out: Write, terminal: Terminal): Promise<number> {
+  const rowsOnly = Object.keys(GATE_OPTIONS).filter((o) => !WITH_AGGREGATES.has(o) && v[o] !== undefined)
   if (rowsOnly.length > 0)
     throw new UsageError(`--aggregates replaces the rows: --${rowsOnly[0]} cannot be given with it`, 'gate')
-  const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
-  if (!['markdown', 'json', 'text'].includes(format))
-    throw new UsageError(`--format must be markdown, json or text, not "${String(format)}"`, 'gate')
+  const format = reportFormat(v, terminal)
   const rules = await readRules(v.rules as string)
-  const source = cliInputSource({
-    given: v as Record<string, string | string[] | undefined>,
-    rulesFile: rules.source.file
-  })
-  const result = runGate(await loadAggregateInputs(rules, source), { threads: terminal.threads })
-  const markdown = toMarkdown(result, { files: {} })
-  if (v.markdown) await writeOutput(v.markdown as string, markdown)
-  // The file streams (at 10^6 queries the JSON report is 79 MiB); stdout gets it whole only when asked for.
-  if (v.json) await writeOutput(v.json as string, jsonReportChunks(result))
-  out(
-    format === 'json'
-      ? toJsonReport(result)
-      : format === 'text'
-        ? toText(result, { color: terminal.isTTY && !terminal.noColor, files: {} })
-        : markdown
+  const result = runGate(await loadAggregateInputs(rules, sourceOf(v, rules)), { threads: terminal.threads })
+  return writeReports(result, { v, format, files: {}, out, terminal })
+}
+
+type Values = ReturnType<typeof parse>
+
+/** The command line's input source: exam files in the working directory, the rest from the options given. */
+function sourceOf(v: Values, rules: Rules): InputSource {
+  return cliInputSource({ given: v as Record<string, string | string[] | undefined>, rulesFile: rules.source.file })
+}
+
+/** How per-query files are read (--input-format, --id-field), for gate and init. */
+function rowsInputOf(v: Values): RowsInput {
+  const format = v['input-format'] as string | undefined
+  return {
+    format: format === undefined ? undefined : parseRowsFormat(format),
+    idField: v['id-field'] as string | undefined
+  }
+}
+
+/** The report on stdout: --format, else text on a terminal and Markdown otherwise. */
+function reportFormat(v: Values, terminal: Terminal): 'markdown' | 'json' | 'text' {
+  const format = (v.format as string | undefined) ?? (terminal.isTTY ? 'text' : 'markdown')
+  if (format !== 'markdown' && format !== 'json' && format !== 'text')
+    throw new UsageError(`--format must be markdown, json or text, not ${quote(format)}`, 'gate')
+  return format
+}
+
+/** The gate's options, as its parser and its help have them. */
+const GATE_OPTIONS = COMMANDS.gate.options as Record<string, OptionDoc>
+
+/** What --aggregates takes beside it: every other option reads or writes rows (or files beside them) and is refused. */
+const WITH_AGGREGATES = new Set(['rules', 'aggregates', 'format', 'markdown', 'json'])
+
+/**
+ * The options that give an exam input the command line cannot fetch (an input spec's `override`, e.g. --reference):
+ * flagged in the gate's option table, read only when a spec of a capability these rules switch on names them.
+ */
+const OVERRIDES = Object.entries(GATE_OPTIONS)
+  .filter(([, o]) => o.override === true)
+  .map(([name]) => name)
+
+/** An override given for an input these rules never read is refused: it would be read by nothing. */
+function refuseUnreadOverrides(v: Values, rules: Rules): void {
+  const read = new Set(
+    activeCapabilities(rules).flatMap(({ capability, config }) =>
+      capability
+        .inputs(config, rules)
+        .flatMap((s) => (s.kind === 'file' || s.kind === 'artifact' ? (s.override?.option ?? []) : []))
+    )
   )
+  const unread = OVERRIDES.find((o) => v[o] !== undefined && !read.has(o))
+  if (unread === undefined) return
+  throw new InputError(
+    { file: v[unread] as string, key: `--${unread}` },
+    `gives ${GATE_OPTIONS[unread].description}, but nothing in these rules reads it`,
+    `add what reads it to the rules (pre-registered, like the margins), or leave --${unread} out`
+  )
+}
+
+/**
+ * Writes the Markdown and JSON report files asked for, then the report on stdout in `format`; the exit code is
+ * the verdict's. The JSON report streams to its file and to stdout alike (at 10^6 queries it is 79 MiB; stdout in
+ * runs of whole lines, lineRuns).
+ */
+async function writeReports(
+  result: GateResult,
+  at: { v: Values; format: string; files: WrittenFiles; out: Write; terminal: Terminal }
+): Promise<number> {
+  const { v, format, files, out, terminal } = at
+  const markdown = toMarkdown(result, { files })
+  if (v.markdown) await writeOutput(v.markdown as string, markdown)
+  if (v.json) await writeOutput(v.json as string, jsonReportChunks(result))
+  if (format === 'json') {
+    const runs = lineRuns(out)
+    for (const chunk of jsonReportChunks(result)) runs.add(chunk)
+    runs.end()
+  } else out(format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
   return result.decision.verdict === 'pass' ? 0 : 1
 }
 
 async function sqlCommandLine(args: string[], out: Write): Promise<number> {
   const v = parse('sql', args)
-  required('sql', v, ['rules'])
   await sqlCommand(
     {
       rules: v.rules as string,
@@ -254,7 +293,6 @@ async function sqlCommandLine(args: string[], out: Write): Promise<number> {
 
 async function metricsCommandLine(args: string[], out: Write, err: Write): Promise<number> {
   const v = parse('metrics', args)
-  required('metrics', v, ['qrels', 'run', 'measure'])
   const format = v.format ?? 'trec'
   if (format !== 'trec' && format !== 'jsonl')
     throw new UsageError(`--format must be trec or jsonl, not ${quote(String(format))}`, 'metrics')
@@ -287,7 +325,6 @@ async function metricsCommandLine(args: string[], out: Write, err: Write): Promi
 
 async function initCommandLine(args: string[], out: Write, terminal: Terminal): Promise<number> {
   const v = parse('init', args)
-  required('init', v, ['baseline', 'candidate'])
   await initCommand(
     {
       baseline: v.baseline as string,
@@ -296,8 +333,7 @@ async function initCommandLine(args: string[], out: Write, terminal: Terminal): 
       force: v.force === true,
       qrels: v.qrels as string | undefined,
       queries: v.queries as string | undefined,
-      format: v['input-format'] === undefined ? undefined : parseRowsFormat(v['input-format'] as string),
-      idField: v['id-field'] as string | undefined,
+      ...rowsInputOf(v),
       command: terminal.command
     },
     out
@@ -307,14 +343,12 @@ async function initCommandLine(args: string[], out: Write, terminal: Terminal): 
 
 async function explainCommandLine(args: string[], out: Write): Promise<number> {
   const v = parse('explain', args)
-  required('explain', v, ['rules'])
   await explainCommand(v.rules as string, out)
   return 0
 }
 
 async function validateCommandLine(args: string[], out: Write, err: Write): Promise<number> {
   const v = parse('validate', args)
-  required('validate', v, ['dataset'])
   return validateCommand(
     {
       dataset: v.dataset as string,

@@ -1,5 +1,6 @@
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
 import { readRules } from '../load.js'
+import { activeCapabilities } from '../capabilities/registry.js'
 import {
   describeCheck,
   describePolicies,
@@ -32,16 +33,9 @@ function plain(x: number): string {
     .replace(/\.$/, '')
 }
 
-/** The margin in words: "0.02 (2.0 points)", "20% of the baseline mean", "5 ms". */
-function marginWords(margin: { value: number; relative: boolean; text: string }, metric: MetricRule): string {
-  if (margin.relative) return `${margin.text} of the baseline mean`
-  const shown = inPoints(metric) || metric.unit ? ` (${amount(margin.value, metric, false)})` : ''
-  return `${plain(margin.value)}${shown}`
-}
-
-/** A signed margin for a bound: "-0.02 (2.0 points)", "+20% of the baseline mean". */
+/** A margin for a bound: "-0.02 (-2.0 points)", "+20% of the baseline mean"; unsigned (`''`): "0.02 (2.0 points)". */
 function signedMargin(
-  sign: '-' | '+',
+  sign: '-' | '+' | '',
   margin: { value: number; relative: boolean; text: string },
   metric: MetricRule,
   short = false
@@ -110,9 +104,7 @@ function explainCheck(check: CheckRule, rules: Rules): string[] {
   const kind = check.kind
   if (d.test === 'non_inferior' && kind.type === 'non_inferior') nonInferiorLines(x, kind)
   else if (d.test === 'superior_bootstrap' && kind.type === 'superior') superiorBootstrapLines(x, kind)
-  else if (d.test === 'superior_mcnemar' && kind.type === 'superior') mcnemarLines(x, kind)
-  else if ((d.test === 'superior_t' || d.test === 'superior_randomization') && kind.type === 'superior')
-    testLines(x, kind)
+  else if (kind.type === 'superior') testLines(x, kind)
   else if (kind.type === 'level') levelLines(x, kind)
   else if (kind.type === 'max_regressions') {
     regressionLines(x, kind)
@@ -174,41 +166,29 @@ function superiorBootstrapLines(x: Explained, kind: Kind<'superior'>): void {
   const short = signedMargin(higher ? '+' : '-', kind.margin, metric, true)
   const beyond = higher ? 'above' : 'below'
   lines.push(
-    `   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${marginWords(kind.margin, metric)}` : ''} is shown).`
+    `   Passes only if the ${goodBound} ${conf} bound of ${change} is ${beyond} ${bar} (a gain${kind.margin.value > 0 ? ` of more than ${signedMargin('', kind.margin, metric)}` : ''} is shown).`
   )
   lines.push(
     `   Fails if the whole interval is on the other side of ${short} (shown not better); otherwise inconclusive (not shown better), ${notShown(x)}.`
   )
 }
 
-function mcnemarLines(x: Explained, kind: Kind<'superior'>): void {
-  const { higher, lines } = x
-  const multiplicity = x.rules.statistics.multiplicity
-  const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
-  const good = higher ? 'gained (0 -> 1)' : 'went from 1 to 0'
-  const bad = higher ? 'lost (1 -> 0)' : 'went from 0 to 1'
-  lines.push(
-    `   Passes only if the exact McNemar p-value${adjusted} is below ${plain(kind.alpha)} and more queries ${good} than ${bad}.`
-  )
-  lines.push(
-    `   Fails if p is below ${plain(kind.alpha)} with the balance the other way (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
-  )
-}
-
+/** A superior check decided by a test of "no change" (exact McNemar, paired t, randomization) at alpha. */
 function testLines(x: Explained, kind: Kind<'superior'>): void {
   const { higher, metric, d, lines } = x
   const multiplicity = x.rules.statistics.multiplicity
   const adjusted = multiplicity === 'none' ? '' : ` (${multiplicity}-adjusted over the family)`
-  const test =
-    d.test === 'superior_t'
-      ? "paired t-test (two-sided, under the rules' design)"
-      : 'paired randomization (sign-flip) test (two-sided)'
-  const gain = higher ? 'rose' : 'fell'
+  const alpha = plain(kind.alpha)
+  if (d.test === 'superior_mcnemar')
+    lines.push(
+      `   Passes only if the exact McNemar p-value${adjusted} is below ${alpha} and more queries ${higher ? 'gained (0 -> 1) than lost (1 -> 0)' : 'went from 1 to 0 than went from 0 to 1'}.`
+    )
+  else
+    lines.push(
+      `   Passes only if the p-value${adjusted} of the ${d.test === 'superior_t' ? "paired t-test (two-sided, under the rules' design)" : 'paired randomization (sign-flip) test (two-sided)'} of "no change" is below ${alpha} and the mean of ${metric.name} ${higher ? 'rose' : 'fell'}.`
+    )
   lines.push(
-    `   Passes only if the p-value${adjusted} of the ${test} of "no change" is below ${plain(kind.alpha)} and the mean of ${metric.name} ${gain}.`
-  )
-  lines.push(
-    `   Fails if p is below ${plain(kind.alpha)} with the mean moving the other way (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
+    `   Fails if p is below ${alpha} with ${d.test === 'superior_mcnemar' ? 'the balance the other way' : 'the mean moving the other way'} (shown worse); otherwise inconclusive (not shown better), ${notShown(x)}.`
   )
 }
 
@@ -280,6 +260,18 @@ function tooFewWords(rules: Rules): string {
   return `counts as a ${describePolicies(rules).on_too_few} (on_too_few: ${rules.onTooFew})`
 }
 
+/**
+ * Every capability the rules ask for by a key (the one `needsRows` names), with its key and what it defends
+ * against (`Capability.about`): from the registry, so a new capability is listed without an edit here.
+ */
+function alsoConfigured(rules: Rules): string[] {
+  const lines = activeCapabilities(rules).flatMap(({ capability, config }) => {
+    const key = capability.needsRows(config, rules)
+    return key === undefined ? [] : [`  ${capability.name} (rules ${key}): ${capability.about}.`]
+  })
+  return lines.length === 0 ? [] : ['Also configured (see the report and docs/architecture.md):', ...lines]
+}
+
 /** Every sentence `explain` prints for a rules file. Pure and deterministic. */
 function explainRules(rules: Rules): string {
   const stats = rules.statistics
@@ -342,10 +334,7 @@ function explainRules(rules: Rules): string {
   )
   if (rules.slices.length > 0)
     L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
-  const extras = (['dataset', 'comparability', 'pooling', 'maxZeroHitShare', 'twoStage', 'judge'] as const).filter(
-    (k) => (rules as unknown as Record<string, unknown>)[k] !== undefined
-  )
-  if (extras.length > 0) L.push(`Also configured (trust checks, see the report and docs): ${extras.join(', ')}.`)
+  L.push(...alsoConfigured(rules))
   const checks = `${n} ${n === 1 ? 'check counts' : 'checks count'}`
   const policies = describePolicies(rules)
   if (policies.on_inconclusive === 'fail' && policies.on_too_few === 'fail') {

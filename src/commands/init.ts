@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
-import { loadRules } from '../config/rules.js'
+import { DEFAULTS } from '../config/rules.js'
+import { rulesFromText } from '../load.js'
 import { InputError } from '../errors.js'
 import type { RowsFormat } from '../readers/rows-input.js'
 import { recogniseShape } from '../readers/detect.js'
@@ -13,6 +14,7 @@ import { EVERY_ATTRIBUTE, readQueriesFile } from '../capabilities/queries/file.j
 import { smallestMargin, unitsForMargin } from '../stats/reliability.js'
 import { maxOf, minOf } from '../util/extent.js'
 import { bare } from '../util/show.js'
+import { confidenceLabel } from '../report/format.js'
 
 /**
  * `init`: from zero to a first rules file. Reads the baseline and candidate once, lists the metric and
@@ -328,6 +330,10 @@ function yamlName(name: string): string {
  */
 const commentText = (text: string): string => bare(text)
 
+/** A slice's first values, as a comment and the summary show them (each {@link bare}, so safe in a comment). */
+const firstValues = (values: readonly string[]): string =>
+  `${values.slice(0, 8).map((v) => bare(v)).join(', ')}${values.length > 8 ? ', ...' : ''}`
+
 function num(x: number): string {
   if (Number.isInteger(x)) return String(x)
   return String(Number(x.toPrecision(4)))
@@ -344,7 +350,7 @@ function starterMargin(m: MetricGuess, paired: number): { yaml: string; words: s
   if (!m.binary && m.range === undefined)
     return { yaml: '5%', words: 'may drop by at most 5% of the baseline mean', value: null }
   const usual = m.binary ? 0.02 : 0.01
-  const supported = Math.ceil(smallestMargin(Math.max(1, paired), 1, 0.95) * 100) / 100
+  const supported = Math.ceil(smallestMargin(Math.max(1, paired), 1, DEFAULTS.confidence) * 100) / 100
   const value = Math.max(usual, supported)
   const points = Math.round(value * 100)
   return {
@@ -363,10 +369,10 @@ function supportComment(m: MetricGuess, margin: number | null, paired: number): 
   const bounds = m.binary ? [0, 1] : m.range
   if (margin === null || bounds === undefined) return []
   const width = bounds[1] - bounds[0]
-  const needed = unitsForMargin(margin, width, 0.95)
+  const needed = unitsForMargin(margin, width, DEFAULTS.confidence)
   if (needed === null) return []
   const narrower = Math.round((margin - 0.01) * 100) / 100
-  const more = narrower > 0 ? unitsForMargin(narrower, width, 0.95) : null
+  const more = narrower > 0 ? unitsForMargin(narrower, width, DEFAULTS.confidence) : null
   return [
     `  # Unchanged, it can pass from ${needed} queries on (you have ${paired}; better, on fewer): on fewer, the queries`,
     `  # not seen could lose more, anywhere in the range${more === null ? '' : `; a margin of ${narrower} would need ${more}`} (docs/statistics.md, "The reliability rule").`
@@ -442,22 +448,27 @@ function sliceLines(ins: Inspection, L: string[]): Inspection['attributes'] {
       `# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${clusterCandidate.distinct} values of ${name}: if the queries of one ${name} are alike`
     )
     L.push(`# (one user, one conversation), they are not independent evidence. Resample whole ${name} values instead:`)
-    L.push(`# statistics: { confidence: 0.95, resamples: 10000, seed: 1, cluster: ${yamlName(clusterCandidate.name)} }`)
+    L.push(`# statistics: { ${STATISTICS}, cluster: ${yamlName(clusterCandidate.name)} }`)
   }
   return slices
 }
 
-/** Statistics, queries and on_inconclusive, with a warning below 30 paired queries. */
+/** The statistics the starter rules write out: the loader's defaults (src/config/rules.ts). */
+const STATISTICS = `confidence: ${DEFAULTS.confidence}, resamples: ${DEFAULTS.resamples}, seed: ${DEFAULTS.seed}`
+
+/** Statistics, queries and on_inconclusive (the loader's defaults), with a warning below min_per_slice paired queries. */
 function statisticsLines(ins: Inspection, L: string[]): void {
-  L.push('statistics: { confidence: 0.95, resamples: 10000, seed: 1 }')
-  if (ins.paired < 30) {
-    L.push(`# Only ${ins.paired} paired queries: with min_per_slice 30 every statistical check is inconclusive`)
+  L.push(`statistics: { ${STATISTICS} }`)
+  if (ins.paired < DEFAULTS.minPerSlice) {
+    L.push(
+      `# Only ${ins.paired} paired queries: with min_per_slice ${DEFAULTS.minPerSlice} every statistical check is inconclusive`
+    )
     L.push('# (and counts as a fail). Evaluate on more queries rather than lowering min_per_slice.')
   }
   L.push(
-    `queries: { ${ins.queries === undefined ? '' : `file: ${yamlString(ins.queries)}, `}missing: error, min_per_slice: 30 }`
+    `queries: { ${ins.queries === undefined ? '' : `file: ${yamlString(ins.queries)}, `}missing: ${DEFAULTS.missing}, min_per_slice: ${DEFAULTS.minPerSlice} }`
   )
-  L.push('on_inconclusive: fail')
+  L.push(`on_inconclusive: ${DEFAULTS.onInconclusive}`)
 }
 
 /** One non_inferior check per metric, the primary metric first; the metrics in that order. */
@@ -468,7 +479,9 @@ function checkLines(ins: Inspection, L: string[]): MetricGuess[] {
   const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   for (const m of ordered) {
     const margin = starterMargin(m, ins.paired)
-    L.push(`  # ${commentText(m.name)} ${margin.words} (the worse end of the 95% interval of the change decides).`)
+    L.push(
+      `  # ${commentText(m.name)} ${margin.words} (the worse end of the ${confidenceLabel(DEFAULTS.confidence)} interval of the change decides).`
+    )
     L.push(...supportComment(m, margin.value, ins.paired))
     L.push(`  - name: ${yamlString(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`)
     L.push(`    metric: ${yamlName(m.name)}`)
@@ -485,12 +498,7 @@ function commentedChecks(
   const { ordered, slice } = at
   const primary = ordered[0]
   if (slice !== undefined) {
-    L.push(
-      `  # Protect every ${commentText(slice.name)} (values: ${slice.values
-        .slice(0, 8)
-        .map((v) => commentText(v))
-        .join(', ')}${slice.values.length > 8 ? ', ...' : ''}):`
-    )
+    L.push(`  # Protect every ${commentText(slice.name)} (values: ${firstValues(slice.values)}):`)
     L.push(`  # - name: ${yamlString(`${primary.name} holds for every ${slice.name}`)}`)
     L.push(`  #   metric: ${yamlName(primary.name)}`)
     L.push(`  #   per_slice: ${yamlName(slice.name)}`)
@@ -533,13 +541,7 @@ function describeInspection(ins: Inspection, out: string, command = INSTALLED_CO
   L.push('Attributes (text fields):')
   if (ins.attributes.length === 0) L.push('  none')
   for (const a of ins.attributes) {
-    if (a.slice)
-      L.push(
-        `  ${bare(a.name)}: ${a.values.length} values (${a.values
-          .slice(0, 8)
-          .map((v) => bare(v))
-          .join(', ')}${a.values.length > 8 ? ', ...' : ''}): proposed as a slice`
-      )
+    if (a.slice) L.push(`  ${bare(a.name)}: ${a.values.length} values (${firstValues(a.values)}): proposed as a slice`)
     else if (a.cluster)
       L.push(
         `  ${bare(a.name)}: ${a.distinct} distinct values shared by several queries each: not a slice; a cluster candidate (commented in the file)`
@@ -643,8 +645,9 @@ export async function initCommand(args: InitArgs, write: (text: string) => void)
     )
   }
   const text = starterRules(ins)
-  // the starter file must load as it is: a file init writes and the gate refuses would be a bug
-  loadRules(text, args.out)
+  // the starter file must load as it is, with every capability's keys (the registry's schema): a file init writes
+  // and the gate refuses would be a bug
+  rulesFromText(text, args.out)
   try {
     await writeFile(args.out, text, { flag: args.force ? 'w' : 'wx' })
   } catch (error) {

@@ -3,6 +3,7 @@ import { aggregateRows, computeRunRows, formatValue, type NoRelevantPolicy } fro
 import { quote } from '../util/show.js'
 import { jsonLine } from '../util/json-line.js'
 import { jsonNumbers } from '../util/json-number.js'
+import { lineRuns } from './line-runs.js'
 
 /** Arguments of the `metrics` command, as the CLI parsed them. */
 export interface MetricsArgs {
@@ -26,8 +27,6 @@ export interface MetricsNotes {
   /** Lines for stderr (stdout stays trec_eval's format). */
   warnings: string[]
 }
-
-const CHUNK = 1 << 16
 
 /**
  * A TREC field is a run of characters other than white space (trec_eval splits its lines on blanks). A query id
@@ -66,7 +65,7 @@ function checkTrecField(text: string, what: 'query id' | 'measure', file: string
  * `--format trec` prints `MEASURE\tQUERY_ID\tVALUE` (per query with --per-query, in trec_eval -q's order:
  * queries in byte order of their ids, each with all its measures) and then `MEASURE\tall\tVALUE`;
  * `--format jsonl` prints `{"query_id", <measure>: value, ...}` per query and then one summary record
- * `{"all": {...}, "coverage": {...}}`. Output goes through `write` in large chunks.
+ * `{"all": {...}, "coverage": {...}}`. Output goes through `write` in runs of whole lines (lineRuns).
  * Throws InputError for unusable input (the CLI exits 2).
  */
 export async function metricsCommand(args: MetricsArgs, write: (text: string) => void): Promise<MetricsNotes> {
@@ -80,14 +79,8 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
     absentFromRun: args.complete === true ? 'zero' : 'refuse',
     keepRows: true
   })
-  let buffer = ''
-  const out = (text: string): void => {
-    buffer += text
-    if (buffer.length >= CHUNK) {
-      write(buffer)
-      buffer = ''
-    }
-  }
+  const runs = lineRuns(write)
+  const out = runs.add
   const { coverage, measures } = scored
   // The rows as scored (kept as objects for this command): each record's fields in its own order, null apart from absent.
   const rows = scored.rows ?? []
@@ -116,7 +109,7 @@ export async function metricsCommand(args: MetricsArgs, write: (text: string) =>
     measures.forEach((m, i) => (summary[m.name] = all[i]))
     out(jsonLine({ all: summary, coverage }, jsonNumbers))
   }
-  if (buffer) write(buffer)
+  runs.end()
   const left = coverage.noRelevant.ids.length
   const warnings =
     noRelevant === 'zero' || left === 0

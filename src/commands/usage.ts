@@ -17,6 +17,8 @@ export interface OptionDoc extends OptionSpec {
   description: string
   /** Shown in the usage line and marked "(required)" in the list. */
   required?: boolean
+  /** Gives an exam input the command line cannot fetch (an input spec's `override`: read only when a spec names it). */
+  override?: boolean
 }
 
 /** A command's options and its help, side by side so they cannot drift (a test checks each option is listed). */
@@ -32,16 +34,22 @@ export interface CommandSpec {
 export const EXIT_CODES =
   'Exit codes: 0 pass (or done), 1 fail (a rule was not met), 2 unusable input or usage, 3 internal error (a bug: please report it with the command).'
 
-const INPUT_FORMAT: OptionDoc = {
+/** An option that takes a value (`<file>` unless said), with its help line; `more`: required, repeatable, short. */
+const takes = (description: string, more: Omit<OptionDoc, 'type' | 'description'> = {}): OptionDoc => ({
   type: 'string',
-  value: '<format>',
-  description: `name the format of per-query files: ${ROW_FORMATS.join(', ')}`
-}
-const ID_FIELD: OptionDoc = {
-  type: 'string',
-  value: '<name>',
-  description: 'the query id field of exports without query_id (ragas user_input, ...)'
-}
+  value: '<file>',
+  description,
+  ...more
+})
+/** A switch (no value). */
+const flag = (description: string, more: { short?: string } = {}): OptionDoc => ({
+  type: 'boolean',
+  description,
+  ...more
+})
+
+const INPUT_FORMAT = takes(`name the format of per-query files: ${ROW_FORMATS.join(', ')}`, { value: '<format>' })
+const ID_FIELD = takes('the query id field of exports without query_id (ragas user_input, ...)', { value: '<name>' })
 
 /** What the rows and runs may be, for the commands that read them. */
 const INPUTS = `Per-query rows are JSON Lines, CSV or Parquet, wide (a column per metric) or long (query_id, measure, value),
@@ -62,79 +70,37 @@ export const COMMANDS = {
 otherwise. Repeat --baseline / --candidate to give one file per independently trained seed.
 ${INPUTS}`,
     options: {
-      rules: {
-        type: 'string',
-        value: '<file>',
-        description: 'the rules (YAML or JSON), written before the results were seen',
-        required: true
-      },
-      baseline: {
-        type: 'string',
+      rules: takes('the rules (YAML or JSON), written before the results were seen', { required: true }),
+      baseline: takes('the baseline: per-query rows, or a run (repeat: one file per seed)', {
         multiple: true,
-        value: '<file>',
-        description: 'the baseline: per-query rows, or a run (repeat: one file per seed)',
         required: true
-      },
-      candidate: {
-        type: 'string',
+      }),
+      candidate: takes('the candidate, in the form of the baseline (repeat: one file per seed)', {
         multiple: true,
-        value: '<file>',
-        description: 'the candidate, in the form of the baseline (repeat: one file per seed)',
         required: true
-      },
-      format: {
-        type: 'string',
-        value: '<format>',
-        description: 'the report on stdout: markdown, json or text (default: text on a terminal, else markdown)'
-      },
-      markdown: { type: 'string', value: '<file>', description: 'also write the Markdown report to a file' },
-      json: { type: 'string', value: '<file>', description: 'also write the JSON report to a file' },
-      html: {
-        type: 'string',
-        value: '<file>',
-        description: 'also write the report as one self-contained HTML page with plots (docs/report.md)'
-      },
-      regressions: {
-        type: 'string',
-        value: '<file>',
-        description: 'write the queries that got worse on a gated metric (JSON Lines)'
-      },
-      'to-judge': {
-        type: 'string',
-        value: '<file>',
-        description: 'write the pooled top documents without a judgment, to judge'
-      },
-      qrels: {
-        type: 'string',
-        value: '<file>',
-        description: 'the judgments: baseline and candidate are runs (as the rules key judgments.qrels)'
-      },
+      }),
+      format: takes('the report on stdout: markdown, json or text (default: text on a terminal, else markdown)', {
+        value: '<format>'
+      }),
+      markdown: takes('also write the Markdown report to a file'),
+      json: takes('also write the JSON report to a file'),
+      html: takes('also write the report as one self-contained HTML page with plots (docs/report.md)'),
+      regressions: takes('write the queries that got worse on a gated metric (JSON Lines)'),
+      'to-judge': takes('write the pooled top documents without a judgment, to judge'),
+      qrels: takes('the judgments: baseline and candidate are runs (as the rules key judgments.qrels)'),
       'input-format': INPUT_FORMAT,
       'id-field': ID_FIELD,
-      'baseline-manifest': {
-        type: 'string',
-        value: '<file>',
-        description: "the baseline's snapshot manifest, for the comparability checks"
-      },
-      'candidate-manifest': { type: 'string', value: '<file>', description: "the candidate's snapshot manifest" },
-      reference: {
-        type: 'string',
-        value: '<file>',
-        description: "the rows of the rules' reference (the last release), for the budgets"
-      },
-      'reference-manifest': { type: 'string', value: '<file>', description: "the reference's snapshot manifest" },
-      'candidate-judge-labels': {
-        type: 'string',
-        value: '<file>',
-        description: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)"
-      },
-      aggregates: {
-        type: 'string',
-        multiple: true,
-        value: '<path>',
-        description:
-          'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse, a file or a directory of part files (repeat: one per shard; docs/scale.md)'
-      }
+      'baseline-manifest': takes("the baseline's snapshot manifest, for the comparability checks"),
+      'candidate-manifest': takes("the candidate's snapshot manifest"),
+      reference: takes("the rows of the rules' reference (the last release), for the budgets", { override: true }),
+      'reference-manifest': takes("the reference's snapshot manifest"),
+      'candidate-judge-labels': takes(
+        "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)"
+      ),
+      aggregates: takes(
+        'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse, a file or a directory of part files (repeat: one per shard; docs/scale.md)',
+        { value: '<path>', multiple: true }
+      )
     }
   },
   metrics: {
@@ -144,58 +110,40 @@ without a relevant document included, and a judged query the run lacks stops it 
 that query 0, as trec_eval -c does. Runs are TREC or JSON Lines (ranx / pytrec_eval JSON, Parquet too);
 judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
     options: {
-      qrels: { type: 'string', value: '<file>', description: 'the judgments', required: true },
-      run: { type: 'string', value: '<file>', description: 'the run to score', required: true },
-      measure: {
-        type: 'string',
-        short: 'm',
-        multiple: true,
+      qrels: takes('the judgments', { required: true }),
+      run: takes('the run to score', { required: true }),
+      measure: takes("a measure (repeatable): nDCG@10, P@5, RR, AP, R@100, or trec_eval's ndcg_cut_10, P_5, map", {
         value: '<name>',
-        description: "a measure (repeatable): nDCG@10, P@5, RR, AP, R@100, or trec_eval's ndcg_cut_10, P_5, map",
+        multiple: true,
+        short: 'm',
         required: true
-      },
-      'per-query': { type: 'boolean', description: 'print every query before the "all" lines (trec_eval -q)' },
-      format: {
-        type: 'string',
-        value: '<format>',
-        description: 'trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)'
-      },
-      complete: {
-        type: 'boolean',
-        short: 'c',
-        description: 'score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)'
-      },
-      depth: {
-        type: 'string',
-        short: 'M',
-        value: '<n>',
-        description: 'keep the top n documents of each ranking (trec_eval -M)'
-      },
-      'no-relevant': {
-        type: 'string',
-        value: '<policy>',
-        description: "judged queries without a relevant document: zero (the default, trec_eval's), exclude or report"
-      }
+      }),
+      'per-query': flag('print every query before the "all" lines (trec_eval -q)'),
+      format: takes('trec (MEASURE<tab>QUERY<tab>VALUE, the default) or jsonl (a JSON record per query)', {
+        value: '<format>'
+      }),
+      complete: flag('score a judged query the run lacks 0, as trec_eval -c (without -c it is refused)', {
+        short: 'c'
+      }),
+      depth: takes('keep the top n documents of each ranking (trec_eval -M)', { value: '<n>', short: 'M' }),
+      'no-relevant': takes(
+        "judged queries without a relevant document: zero (the default, trec_eval's), exclude or report",
+        { value: '<policy>' }
+      )
     }
   },
   init: {
     summary: 'inspect two files and write a commented starter rules file to edit before the first PR',
     about: INPUTS,
     options: {
-      baseline: { type: 'string', value: '<file>', description: 'the baseline file to inspect', required: true },
-      candidate: { type: 'string', value: '<file>', description: 'the candidate file to inspect', required: true },
-      out: { type: 'string', value: '<file>', description: 'where to write the rules (default: retrieval-gate.yml)' },
-      force: { type: 'boolean', description: 'overwrite an existing rules file' },
-      qrels: {
-        type: 'string',
-        value: '<file>',
-        description: 'the judgments: the two files are runs, and ranking measures are proposed'
-      },
-      queries: {
-        type: 'string',
-        value: '<file>',
-        description: 'a queries file (query_id, text, attributes): its attributes are proposed as slices (queries.file)'
-      },
+      baseline: takes('the baseline file to inspect', { required: true }),
+      candidate: takes('the candidate file to inspect', { required: true }),
+      out: takes('where to write the rules (default: retrieval-gate.yml)'),
+      force: flag('overwrite an existing rules file'),
+      qrels: takes('the judgments: the two files are runs, and ranking measures are proposed'),
+      queries: takes(
+        'a queries file (query_id, text, attributes): its attributes are proposed as slices (queries.file)'
+      ),
       'input-format': INPUT_FORMAT,
       'id-field': ID_FIELD
     }
@@ -206,18 +154,14 @@ judgments TREC qrels, ranx / pytrec_eval JSON or BEIR TSV.`,
 listing, and no silent change against the previous copy. Lists every violation as file:line: [id] rule: message.
 Exit 0 = valid, 2 = violations.`,
     options: {
-      dataset: { type: 'string', value: '<file>', description: 'the evaluation set (JSON Lines)', required: true },
-      corpus: { type: 'string', value: '<file>', description: 'the corpus listing every chunk id may come from' },
-      previous: {
-        type: 'string',
-        value: '<file>',
-        description: 'the previous copy of the evaluation set, to compare with'
-      }
+      dataset: takes('the evaluation set (JSON Lines)', { required: true }),
+      corpus: takes('the corpus listing every chunk id may come from'),
+      previous: takes('the previous copy of the evaluation set, to compare with')
     }
   },
   explain: {
     summary: 'say in plain words what each check of the rules will demand',
-    options: { rules: { type: 'string', value: '<file>', description: 'the rules to explain', required: true } }
+    options: { rules: takes('the rules to explain', { required: true }) }
   },
   sql: {
     summary: "write the SQL that computes the gate's sums where the rows are, for gate --aggregates",
@@ -226,29 +170,18 @@ moments per subset and stratum, for DuckDB, Spark SQL or BigQuery; the rules fix
 multinomial for few-valued metrics). Run it, export the result (Parquet, CSV or JSON Lines; a file or a directory of
 part files), then gate with --aggregates FILE|DIR in place of --baseline and --candidate. docs/scale.md.`,
     options: {
-      rules: { type: 'string', value: '<file>', description: 'the rules the sums are for', required: true },
-      dialect: { type: 'string', value: '<dialect>', description: 'duckdb (the default), spark or bigquery' },
-      baseline: {
-        type: 'string',
-        value: '<relation>',
-        description: "the baseline's per-query rows: a table or any relation (default: baseline)"
-      },
-      candidate: {
-        type: 'string',
-        value: '<relation>',
-        description: "the candidate's per-query rows (default: candidate)"
-      },
+      rules: takes('the rules the sums are for', { required: true }),
+      dialect: takes('duckdb (the default), spark or bigquery', { value: '<dialect>' }),
+      baseline: takes("the baseline's per-query rows: a table or any relation (default: baseline)", {
+        value: '<relation>'
+      }),
+      candidate: takes("the candidate's per-query rows (default: candidate)", { value: '<relation>' }),
       'id-field': ID_FIELD,
-      shard: {
-        type: 'string',
-        value: '<name>',
-        description: "this run's shard, when the SQL runs once per partition (the gate adds the shards)"
-      },
-      'histograms-only': {
-        type: 'boolean',
-        description: 'leave out the Poisson and sign sums: enough when every metric takes few values'
-      },
-      out: { type: 'string', value: '<file>', description: 'write the SQL to a file (default: stdout)' }
+      shard: takes("this run's shard, when the SQL runs once per partition (the gate adds the shards)", {
+        value: '<name>'
+      }),
+      'histograms-only': flag('leave out the Poisson and sign sums: enough when every metric takes few values'),
+      out: takes('write the SQL to a file (default: stdout)')
     }
   }
 } as const satisfies Record<string, CommandSpec>

@@ -8,7 +8,11 @@ import type { Margin } from './types.js'
 export const AMOUNT_SCHEMA = {
   oneOf: [
     { type: 'number', minimum: 0 },
-    { type: 'string', pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$' }
+    {
+      type: 'string',
+      pattern: '^(?:100|[0-9]{1,2})(?:\\.[0-9]+)?%$',
+      title: 'a number in the metric\'s units (0.02) or a percentage of the mean, at most 100% ("20%")'
+    }
   ]
 } as const
 

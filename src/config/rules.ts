@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { InputError } from '../errors.js'
 import { suggestion } from '../util/did-you-mean.js'
+import { quote } from '../util/show.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
 import type { SchemaType } from './schema-type.js'
@@ -12,8 +13,11 @@ import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
 
-/** Defaults for keys the rules may leave out; the report always states the values in force. */
-const DEFAULTS = {
+/**
+ * Defaults for keys the rules may leave out; the report always states the values in force, and `init` writes
+ * them out in the starter rules (src/commands/init.ts), so a starter file reads as the gate would without them.
+ */
+export const DEFAULTS = {
   confidence: 0.95,
   resamples: 10000,
   seed: '1',
@@ -508,12 +512,18 @@ function schemaError(error: ErrorObject, source: SourceDocument, file: string): 
       )
     case 'const':
       return new InputError(where, `must be ${JSON.stringify(params.allowedValue)}`)
-    case 'pattern':
+    case 'pattern': {
+      // Named by its key (`margin`, `workflow`; a list's items by the list's), with what the key takes: the
+      // schema's `title` beside the pattern, else the pattern itself.
+      const name = [...path].reverse().find((p) => typeof p === 'string') ?? 'value'
+      const takes =
+        (error.parentSchema as { title?: string } | undefined)?.title ?? `text matching ${String(params.pattern)}`
       return new InputError(
         where,
-        `"${String(readAt(source.data, path))}" is not a valid margin`,
-        'write a number in the metric\'s units (0.02) or a percentage of the baseline ("20%")'
+        `${quote(String(readAt(source.data, path)))} is not a valid ${name}`,
+        `write ${takes}`
       )
+    }
     default:
       return new InputError(where, error.message ?? 'is not valid')
   }

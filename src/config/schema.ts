@@ -22,6 +22,25 @@ const where = {
   additionalProperties: { type: 'string', minLength: 1 }
 } as const
 
+/** An absolute level (`at_least`, `at_most`): a number, or `{ value }`. */
+const level = <V extends string, D extends string>(value: V, description: D) =>
+  ({
+    oneOf: [
+      { type: 'number' },
+      {
+        type: 'object',
+        additionalProperties: false,
+        required: ['value'],
+        properties: { value: { type: 'number', description: value } }
+      }
+    ],
+    description
+  }) as const
+
+/** A count of seed files (statistics.seeds, min_seeds). */
+const seedCount = <D extends string>(description: D) =>
+  ({ type: 'integer', minimum: 1, maximum: 1000, description }) as const
+
 export const RULES_SCHEMA = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://github.com/retrieval-gate/retrieval-gate/blob/v1/rules/schema.json',
@@ -184,29 +203,15 @@ export const RULES_SCHEMA = {
               additionalProperties: false,
               required: ['baseline', 'candidate'],
               properties: {
-                baseline: {
-                  type: 'integer',
-                  minimum: 1,
-                  maximum: 1000,
-                  description: 'How many seed files the baseline gives (--baseline once per seed).'
-                },
-                candidate: {
-                  type: 'integer',
-                  minimum: 1,
-                  maximum: 1000,
-                  description: 'How many seed files the candidate gives (--candidate once per seed).'
-                }
+                baseline: seedCount('How many seed files the baseline gives (--baseline once per seed).'),
+                candidate: seedCount('How many seed files the candidate gives (--candidate once per seed).')
               }
             }
           ]
         },
-        min_seeds: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 1000,
-          description:
-            'Fewest independently trained seeds every side must give (statistics.seeds declares how many each gives); with fewer every check is inconclusive (reason too_few_seeds).'
-        },
+        min_seeds: seedCount(
+          'Fewest independently trained seeds every side must give (statistics.seeds declares how many each gives); with fewer every check is inconclusive (reason too_few_seeds).'
+        ),
         multiplicity: {
           enum: ['none', 'holm', 'bonferroni'],
           description:
@@ -299,32 +304,14 @@ export const RULES_SCHEMA = {
               }
             }
           },
-          at_least: {
-            oneOf: [
-              { type: 'number' },
-              {
-                type: 'object',
-                additionalProperties: false,
-                required: ['value'],
-                properties: { value: { type: 'number', description: "The floor, in the metric's units." } }
-              }
-            ],
-            description:
-              "An absolute floor for a better-higher metric: passes when the worse (low) end of the interval of the candidate's mean is at least the value, fails when the better (high) end is below it, else inconclusive. `at_least: 0.35` or `at_least: { value: 0.35 }`. docs/rules.md."
-          },
-          at_most: {
-            oneOf: [
-              { type: 'number' },
-              {
-                type: 'object',
-                additionalProperties: false,
-                required: ['value'],
-                properties: { value: { type: 'number', description: "The ceiling, in the metric's units." } }
-              }
-            ],
-            description:
-              "An absolute ceiling for a better-lower metric (latency): passes when the worse (high) end of the interval of the candidate's mean is at most the value, fails when the better (low) end is above it, else inconclusive. docs/rules.md."
-          },
+          at_least: level(
+            "The floor, in the metric's units.",
+            "An absolute floor for a better-higher metric: passes when the worse (low) end of the interval of the candidate's mean is at least the value, fails when the better (high) end is below it, else inconclusive. `at_least: 0.35` or `at_least: { value: 0.35 }`. docs/rules.md."
+          ),
+          at_most: level(
+            "The ceiling, in the metric's units.",
+            "An absolute ceiling for a better-lower metric (latency): passes when the worse (high) end of the interval of the candidate's mean is at most the value, fails when the better (low) end is above it, else inconclusive. docs/rules.md."
+          ),
           max_regressions: {
             type: 'object',
             additionalProperties: false,

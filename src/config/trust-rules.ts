@@ -14,6 +14,13 @@ import type {
   ZeroHitRules
 } from './types.js'
 
+/** A manifest field as a dotted path (`corpus.content_hash`). */
+const FIELD = {
+  type: 'string',
+  pattern: '^[^.]+(\\.[^.]+)*$',
+  title: 'a dotted manifest field (corpus.content_hash)'
+} as const
+
 const shareCap = (what: string) =>
   ({
     type: 'object',
@@ -100,14 +107,14 @@ export const TRUST_RULES_PROPERTIES = {
         type: 'array',
         minItems: 1,
         uniqueItems: true,
-        items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+        items: FIELD,
         description:
           'Dotted manifest fields that must be equal between the sides (and the dataset), e.g. [corpus.content_hash, chunker, judge.model]; a difference fails the gate as "not comparable".'
       },
       may_differ: {
         type: 'array',
         uniqueItems: true,
-        items: { type: 'string', pattern: '^[^.]+(\\.[^.]+)*$' },
+        items: FIELD,
         description:
           'Fields expected to differ (default [embedding]); any other difference is a comparability warning (the result is not publishable).'
       }

@@ -45,12 +45,14 @@ export const HISTORY_RULES_PROPERTIES = {
       workflow: {
         type: 'string',
         pattern: '^[A-Za-z0-9._-]{1,100}\\.ya?ml$',
+        title: 'a workflow file name in .github/workflows (retrieval-history.yml)',
         description:
           "The workflow file (in .github/workflows) whose push runs recorded the reports, e.g. retrieval-history.yml when another workflow gates the pull requests (default: this run's workflow)."
       },
       artifact: {
         type: 'string',
         pattern: '^[A-Za-z0-9._-]{1,100}$',
+        title: 'an artifact name: letters, digits, dots, dashes and underscores (retrieval-gate-report)',
         description:
           "The report artifact's name in those runs (default: this run's own, retrieval-gate-report or retrieval-gate-report-NAME)."
       }
