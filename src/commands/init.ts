@@ -332,7 +332,10 @@ const commentText = (text: string): string => bare(text)
 
 /** A slice's first values, as a comment and the summary show them (each {@link bare}, so safe in a comment). */
 const firstValues = (values: readonly string[]): string =>
-  `${values.slice(0, 8).map((v) => bare(v)).join(', ')}${values.length > 8 ? ', ...' : ''}`
+  `${values
+    .slice(0, 8)
+    .map((v) => bare(v))
+    .join(', ')}${values.length > 8 ? ', ...' : ''}`
 
 function num(x: number): string {
   if (Number.isInteger(x)) return String(x)
