@@ -8,7 +8,7 @@ import { momentsOfColumn, momentsOfDesign, type StratumMoments } from './moments
 import type { Randomization } from './randomization.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
 import type { ColumnLaw, createResampling } from './resampling.js'
-import { filterKey, membersByValue, membersOf, type Filters } from './subsets.js'
+import { filterKey, membersByValue, membersOf, subsetLabel, type Filters } from './subsets.js'
 import type { KernelPlan, KernelRunner } from './threads.js'
 
 /**
@@ -31,7 +31,6 @@ export interface SubsetStats {
   moments: Array<{ difference: StratumMoments[]; baseline: StratumMoments[]; candidate: StratumMoments[] }>
   randomization: Randomization
   intervals: Map<number, Interval[]>
-  /** Per column, the law its resamples were drawn by. */
   /** Per column, the law its bootstrap resamples were drawn by; null when no bootstrap was drawn. */
   laws: ColumnLaw[] | null
 }
@@ -101,8 +100,7 @@ export function createSubsets(source: SubsetSource): {
     let s = subsetCache.get(key)
     if (!s) {
       const idx = members(filters)
-      const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
-      const under = { statistics, label, rulesFile: rules.source.file }
+      const under = { statistics, label: subsetLabel(filters), rulesFile: rules.source.file }
       const design = buildDesign(table, idx, diffColumns, under)
       const boot = bootstrap ? plan(design, idx, key) : null
       const flip = resampling.flips(design, idx, `${key}\u0000flip`)
