@@ -127,8 +127,11 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
   }
 }
 
-/** At most units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES} distinct values. */
-function fewOf(distinct: number, units: number): boolean {
+/**
+ * At most units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES} distinct values: a column a Poisson
+ * law draws by counts, from rows and from a warehouse's histograms (src/stats/sums-draws.ts) alike.
+ */
+export function fewOf(distinct: number, units: number): boolean {
   return distinct * HISTOGRAM_SHARE <= units && distinct <= HISTOGRAM_MAX_VALUES
 }
 
