@@ -1,4 +1,4 @@
-import type { Design } from './design.js'
+import { columnsOf, type Design } from './design.js'
 import type { BootstrapJob, KernelJob, MultinomialJob } from './kernels.js'
 import { BLOCK, blockStates, countsStates } from './rng.js'
 import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
@@ -351,14 +351,4 @@ function mergeQuantum(design: Design, c: number): number {
     if (a > max && a !== Infinity) max = a
   }
   return max * MERGE_QUANTUM
-}
-
-/** The given columns of the design's row-major values as their own row-major array (one cache line per drawn unit). */
-function columnsOf(design: Design, columns: number[]): Float64Array {
-  const { k, units, values } = design
-  const width = columns.length
-  if (width === k && columns.every((c, i) => c === i)) return values
-  const out = new Float64Array(units * width)
-  for (let u = 0; u < units; u++) for (let i = 0; i < width; i++) out[u * width + i] = values[u * k + columns[i]]
-  return out
 }

@@ -276,6 +276,22 @@ export function checkWeights(
   }
 }
 
+/**
+ * The given columns of a row-major units x k array (a design's values, the sign-flip test's contributions) as their
+ * own row-major array, one cache line per unit the kernels read; every column in order is the array itself, not a copy.
+ */
+export function columnsOf(
+  rows: { values: Float64Array; k: number; units: number },
+  columns: readonly number[]
+): Float64Array {
+  const { values, k, units } = rows
+  const width = columns.length
+  if (width === k && columns.every((c, i) => c === i)) return values
+  const out = new Float64Array(units * width)
+  for (let u = 0; u < units; u++) for (let i = 0; i < width; i++) out[u * width + i] = values[u * k + columns[i]]
+  return out
+}
+
 /** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */
 export function denominator(design: Design, s: Stratum): number {
   return design.counts ? s.queries : s.size

@@ -218,14 +218,17 @@ export function signCountJob(input: {
  */
 export interface FlipDraw {
   byCounts(column: number): boolean
-  job(input: {
-    y: Float64Array
-    k: number
-    units: number
-    columns: readonly number[]
-    observed: Float64Array
-    tol: Float64Array
-  }): HashFlipJob
+  job(input: FlipColumns): HashFlipJob
+}
+
+/** The columns a flip job flips: the contributions y (units x k, row-major), which columns, their observed |T| and tolerance. */
+export interface FlipColumns {
+  y: Float64Array
+  k: number
+  units: number
+  columns: readonly number[]
+  observed: Float64Array
+  tol: Float64Array
 }
 
 /**
