@@ -16,7 +16,7 @@ import { createRunner, defaultThreads } from './threads.js'
  * the rows engine (src/stats/compare.ts) makes, from the same sums, by the same formulas, in the same order:
  *
  * - exactly the same: every count (W/L/T, gained and lost, McNemar's p, regressions), the resamples of a metric
- *   drawn by counts (from its histogram, as src/stats/histogram-bootstrap.ts draws them: the same groups, streams
+ *   drawn by counts (from its histogram, as src/stats/bootstrap.ts's histogramGroups makes them: the same groups, streams
  *   and kernel) and its sign-count test;
  * - the same up to the order of floating-point additions (docs/scale.md gives the tolerance): the means, the
  *   t interval and standard error (from the centred moments), BCa's acceleration, the Poisson resamples
