@@ -1,11 +1,12 @@
 import { subsetFamilies, subsetFilters } from '../config/aggregates-plan.js'
 import type { CheckRule, Rules } from '../config/types.js'
 import type { Aggregates, StratumSums, SubsetSums } from '../model/aggregates.js'
-import { bcaInterval, percentileInterval, type Interval } from './bca.js'
+import type { Interval } from './bca.js'
 import { decisions, type StatsEngine, type StatsOptions } from './compare.js'
 import type { ColumnEvidence, SubsetFacts } from './comparison.js'
 import { checkWeights, strataOf } from './design.js'
-import { acceleration, summarise, type StratumMoments } from './moments.js'
+import { summarise, type StratumMoments } from './moments.js'
+import { columnIntervals } from './resample-cache.js'
 import { resamplingLaw, type ColumnLaw } from './resampling.js'
 import { filterKey, subsetLabel, type Filters } from './subsets.js'
 import { randomizationFromSums, resamplesFromSums, type DesignStrata, type SumsContext } from './sums-draws.js'
@@ -86,11 +87,9 @@ export function createAggregateStats(
       return { facts: factsOf(s), evidence: evidenceOf(s, { col, confidence, statistics }) }
     }),
     valuesOf(attr, filters) {
-      return [...(valuesByFamily.get(familyOf(families, { filters, attr })) ?? [])].filter(
-        (v) =>
-          subsetOf([...filters, [attr, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !==
-          undefined
-      )
+      // filterKey sorts the filters: the subset of filters and attr = v whatever attr's place among them.
+      const values = valuesByFamily.get(familyOf(families, { filters, attr })) ?? []
+      return values.filter((v) => subsetOf([...filters, [attr, v]]) !== undefined)
     },
     regressionCount(check, filters) {
       const subset = subsetOf(filters)
@@ -150,14 +149,9 @@ interface EvidenceAt {
 function intervalOf(s: SubsetStats, at: EvidenceAt, method: 'percentile' | 'bca'): Interval {
   let list = s.intervals.get(at.confidence)
   if (!list) {
-    list = (s.resamples ?? []).map((r, col) => {
-      const sorted = r.values.slice().sort()
-      if (method === 'bca') {
-        const d = differenceMoments(s.strata, col)
-        return bcaInterval(sorted, summarise(d).estimate, acceleration(d), at.confidence)
-      }
-      return { ci: percentileInterval(sorted, at.confidence), method: 'percentile' as const, note: null }
-    })
+    const moments = (c: number): StratumMoments[] => differenceMoments(s.strata, c)
+    const sorted = (s.resamples ?? []).map((r) => r.values.slice().sort())
+    list = columnIntervals(sorted, method, at.confidence, { estimate: (c) => summarise(moments(c)).estimate, moments })
     s.intervals.set(at.confidence, list)
   }
   return list[at.col]

@@ -3,7 +3,7 @@ import type { Rules } from '../config/types.js'
 import type { Resamples } from '../util/order-statistics.js'
 import type { Interval } from './bca.js'
 import type { SubsetFacts } from './comparison.js'
-import { buildDesign, type Design } from './design.js'
+import { buildDesign, estimate, type Design } from './design.js'
 import { momentsOfColumn, momentsOfDesign, type StratumMoments } from './moments.js'
 import type { Randomization } from './randomization.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
@@ -72,9 +72,9 @@ export function createSubsets(source: SubsetSource): {
   /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
   const fill = (s: SubsetStats, columns: Resamples[]): void => {
     const method = statistics.interval as 'percentile' | 'bca'
+    const bca = { estimate: (c: number) => estimate(s.design, c), moments: (c: number) => momentsOfDesign(s.design, c) }
     for (const confidence of known)
-      if (!s.intervals.has(confidence))
-        s.intervals.set(confidence, columnIntervals(s.design, columns, method, confidence))
+      if (!s.intervals.has(confidence)) s.intervals.set(confidence, columnIntervals(columns, method, confidence, bca))
   }
   // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
   let scratch: Float64Array | undefined
