@@ -16,8 +16,8 @@ export interface Randomization {
   exact: boolean
 }
 
-/** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says. */
-const EXACT_UNITS = 20
+/** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says; from sums too (sums-draws.ts). */
+export const EXACT_UNITS = 20
 
 /**
  * Paired randomization test (Fisher's sign-flip test, the usual significance test in IR evaluation): under

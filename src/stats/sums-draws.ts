@@ -4,7 +4,7 @@ import { quote } from '../util/show.js'
 import type { Aggregates, StratumSums } from '../model/aggregates.js'
 import { COUNTS_PER_GROUP, histogramGroups, multinomialJob } from './bootstrap.js'
 import type { Stratum } from './design.js'
-import { countsCost, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
+import { countsCost, EXACT_UNITS, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
 import { fewOf, POISSON_FROM_UNITS, type ColumnLaw, type ResamplingLaw } from './resampling.js'
 import type { KernelRunner } from './threads.js'
 
@@ -94,7 +94,7 @@ export function randomizationFromSums(
   let exact = false
   let permutations = P
   for (let c = 0; c < k; c++) {
-    if (at.n <= 20 && 2 ** at.n <= Math.max(P, 1)) {
+    if (at.n <= EXACT_UNITS && 2 ** at.n <= Math.max(P, 1)) {
       const r = everyPattern(ctx, d, { c, key: at.key })
       pValues[c] = r.pValue
       exact = true
