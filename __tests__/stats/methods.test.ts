@@ -4,14 +4,17 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
-import { acceleration as fromMoments, momentsOfDesign } from '../../src/stats/moments.js'
+import { acceleration as fromMoments, momentsOfDesign, summarise } from '../../src/stats/moments.js'
 import type { Design } from '../../src/stats/design.js'
+import { tTest } from '../../src/stats/interval.js'
 
 /** BCa's acceleration of a design's column, from its moments (src/stats/moments.ts). */
 const acceleration = (design: Design, c: number): number => fromMoments(momentsOfDesign(design, c))
+/** A design column's summary from its moments, and the paired t cross-check a comparison reports from it. */
+const summaryOf = (design: Design, c: number) => summarise(momentsOfDesign(design, c))
+const tInterval = (design: Design, c: number, confidence: number) => tTest(summaryOf(design, c), confidence)
 import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { estimate } from '../../src/stats/design.js'
-import { linearSe, tInterval } from '../../src/stats/linear.js'
 import { adjustPValues, familyConfidence } from '../../src/stats/multiplicity.js'
 import { minimumDetectable, queriesToSettle } from '../../src/stats/power.js'
 import { signFlipTest } from '../../src/stats/randomization.js'
@@ -242,13 +245,13 @@ describe('power', () => {
     const design = designOf([DIFF])
     const m = DIFF.reduce((a, b) => a + b, 0) / DIFF.length
     const sd = Math.sqrt(DIFF.reduce((a, b) => a + (b - m) ** 2, 0) / (DIFF.length - 1))
-    close(linearSe(design, 0).se, sd / 5, 1e-15)
+    close(summaryOf(design, 0).se, sd / 5, 1e-15)
     // 4 clusters of 5 identical queries: the cluster-robust se is that of the 4 cluster means (n = 4).
     const vals = [0.1, 0.3, -0.2, 0.4]
     const d = vals.flatMap((v) => new Array(5).fill(v))
     const users = vals.flatMap((_, i) => new Array(5).fill(`u${i}`))
     const mm = vals.reduce((a, b) => a + b, 0) / 4
     const sd4 = Math.sqrt(vals.reduce((a, b) => a + (b - mm) ** 2, 0) / 3)
-    close(linearSe(designOf([d], { user: users }, { cluster: 'user' }), 0).se, sd4 / 2, 1e-15)
+    close(summaryOf(designOf([d], { user: users }, { cluster: 'user' }), 0).se, sd4 / 2, 1e-15)
   })
 })

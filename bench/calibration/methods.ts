@@ -1,8 +1,8 @@
 import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
-import { acceleration, momentsOfDesign } from '../../src/stats/moments.js'
+import { acceleration, momentsOfDesign, summarise } from '../../src/stats/moments.js'
 import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { buildDesign, estimate, type Design } from '../../src/stats/design.js'
-import { tInterval } from '../../src/stats/linear.js'
+import { studentInterval } from '../../src/stats/interval.js'
 import { blockState, xoshiro128ss } from '../../src/stats/rng.js'
 import { normalQuantile, tQuantile } from '../../src/stats/special.js'
 import { seedInterval } from '../../src/capabilities/seeds/interval.js'
@@ -54,9 +54,7 @@ export function bootstrapIntervals(
 
 /** Student's t (n − 1 df; clusters − 1 with clusters: the cluster-robust standard error), or the point when there is no spread. */
 export function studentT(design: Design, confidence = 0.95): [number, number] {
-  const t = tInterval(design, 0, confidence)
-  const e = estimate(design, 0)
-  return t ? t.ci : [e, e]
+  return studentInterval(summarise(momentsOfDesign(design, 0)), confidence)
 }
 
 /**

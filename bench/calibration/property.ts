@@ -1,5 +1,5 @@
 import { buildDesign, estimate } from '../../src/stats/design.js'
-import { linearSe } from '../../src/stats/linear.js'
+import { momentsOfDesign, summarise } from '../../src/stats/moments.js'
 import { seedInterval } from '../../src/capabilities/seeds/interval.js'
 import type { Rules } from '../../src/config/types.js'
 import { accuracyFor, drawAnchors, drawsOf } from './designs.js'
@@ -90,7 +90,7 @@ function oracleOf(
     statistics: rules.statistics
   })
   const est = sign * estimate(design, 0)
-  const se = linearSe(design, 0).se
+  const se = summarise(momentsOfDesign(design, 0)).se
   const threshold = check.relative === undefined ? check.threshold : -check.relative * Math.abs(estimate(design, 1))
   return { est, se, threshold }
 }

@@ -1,14 +1,14 @@
 import { subsetFamilies, subsetFilters } from '../config/aggregates-plan.js'
 import type { CheckRule, Rules } from '../config/types.js'
-import { InputError } from '../errors.js'
 import type { Aggregates, StratumSums, SubsetSums } from '../model/aggregates.js'
-import { quote } from '../util/show.js'
-import { bcaInterval, percentileInterval, type Interval } from './bca.js'
-import type { Comparison, StatsEngine, StatsOptions } from './compare.js'
-import { compareFrom, levelFrom, type ColumnEvidence, type SubsetFacts } from './comparison.js'
-import { acceleration, summarise, type StratumMoments } from './moments.js'
+import type { Interval } from './bca.js'
+import { decisions, type StatsEngine, type StatsOptions } from './compare.js'
+import type { ColumnEvidence, SubsetFacts } from './comparison.js'
+import { checkWeights, strataOf } from './design.js'
+import { summarise, type StratumMoments } from './moments.js'
+import { columnIntervals } from './resample-cache.js'
 import { resamplingLaw, type ColumnLaw } from './resampling.js'
-import { filterKey, type Filters } from './subsets.js'
+import { filterKey, subsetLabel, type Filters } from './subsets.js'
 import { randomizationFromSums, resamplesFromSums, type DesignStrata, type SumsContext } from './sums-draws.js'
 import { createRunner, defaultThreads } from './threads.js'
 
@@ -17,7 +17,7 @@ import { createRunner, defaultThreads } from './threads.js'
  * the rows engine (src/stats/compare.ts) makes, from the same sums, by the same formulas, in the same order:
  *
  * - exactly the same: every count (W/L/T, gained and lost, McNemar's p, regressions), the resamples of a metric
- *   drawn by counts (from its histogram, as src/stats/histogram-bootstrap.ts draws them: the same groups, streams
+ *   drawn by counts (from its histogram, as src/stats/bootstrap.ts's histogramGroups makes them: the same groups, streams
  *   and kernel) and its sign-count test;
  * - the same up to the order of floating-point additions (docs/scale.md gives the tolerance): the means, the
  *   t interval and standard error (from the centred moments), BCa's acceleration, the Poisson resamples
@@ -47,8 +47,8 @@ export function createAggregateStats(
   const all = byKey.get('all')
   const units = all ? all.strata.reduce((n, st) => n + st.n, 0) : 0
   const law = resamplingLaw(statistics.method, units)
-  checkWeights(rules, all)
-  const cache = new Map<string, Comparison>()
+  const weights = statistics.weights
+  if (weights) checkWeights(weights, rules.source.file, new Set((all?.strata ?? []).map((s) => s.value)))
   const subsetCache = new Map<string, SubsetStats>()
   const labels = new Map<string, string>()
   const ctx: SumsContext = { rules, aggregates, law, runner, units, labelOf: (key) => labels.get(key) ?? key }
@@ -67,7 +67,7 @@ export function createAggregateStats(
 
   /** Everything a subset's comparisons read, computed once: its design summary, resamples' intervals, test. */
   function subsetStats(subset: SubsetSums | undefined, filters: Filters, key: string): SubsetStats {
-    const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
+    const label = subsetLabel(filters)
     const strata = designStrata(subset, rules, label)
     const n = strata.strata.reduce((a, st) => a + st.size, 0)
     labels.set(key, label)
@@ -79,46 +79,17 @@ export function createAggregateStats(
     return { strata, n, resamples, randomization, intervals: new Map() }
   }
 
-  function ruleOf(metric: string): { col: number; rule: (typeof metrics)[number] } {
-    const col = metrics.findIndex((m) => m.name === metric)
-    if (col < 0) throw new Error(`unknown metric ${metric}`)
-    return { col, rule: metrics[col] }
-  }
-
-  function compareUncached(metric: string, filters: Filters, confidence: number): Comparison {
-    const { col, rule } = ruleOf(metric)
-    const s = stats(filters)
-    return compareFrom(
-      { metric: rule, slice: filters, confidence, statistics },
-      factsOf(s),
-      evidenceOf(s, { col, confidence, statistics })
-    )
-  }
-
   return {
     members: () => new Int32Array(0),
     differences: () => new Float64Array(0),
-    level(metric, filters, confidence) {
-      const { col, rule } = ruleOf(metric)
+    ...decisions(rules, ({ col, filters, confidence }) => {
       const s = stats(filters)
-      return levelFrom(
-        { metric: rule, slice: filters, confidence, statistics },
-        factsOf(s),
-        evidenceOf(s, { col, confidence, statistics })
-      )
-    },
-    compare(metric, filters, confidence = statistics.confidence) {
-      const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
-      let c = cache.get(key)
-      if (!c) cache.set(key, (c = compareUncached(metric, filters, confidence)))
-      return c
-    },
+      return { facts: factsOf(s), evidence: evidenceOf(s, { col, confidence, statistics }) }
+    }),
     valuesOf(attr, filters) {
-      return [...(valuesByFamily.get(familyOf(families, { filters, attr })) ?? [])].filter(
-        (v) =>
-          subsetOf([...filters, [attr, v] as const].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) !==
-          undefined
-      )
+      // filterKey sorts the filters: the subset of filters and attr = v whatever attr's place among them.
+      const values = valuesByFamily.get(familyOf(families, { filters, attr })) ?? []
+      return values.filter((v) => subsetOf([...filters, [attr, v]]) !== undefined)
     },
     regressionCount(check, filters) {
       const subset = subsetOf(filters)
@@ -178,14 +149,9 @@ interface EvidenceAt {
 function intervalOf(s: SubsetStats, at: EvidenceAt, method: 'percentile' | 'bca'): Interval {
   let list = s.intervals.get(at.confidence)
   if (!list) {
-    list = (s.resamples ?? []).map((r, col) => {
-      const sorted = r.values.slice().sort()
-      if (method === 'bca') {
-        const d = differenceMoments(s.strata, col)
-        return bcaInterval(sorted, summarise(d).estimate, acceleration(d), at.confidence)
-      }
-      return { ci: percentileInterval(sorted, at.confidence), method: 'percentile' as const, note: null }
-    })
+    const moments = (c: number): StratumMoments[] => differenceMoments(s.strata, c)
+    const sorted = (s.resamples ?? []).map((r) => r.values.slice().sort())
+    list = columnIntervals(sorted, method, at.confidence, { estimate: (c) => summarise(moments(c)).estimate, moments })
     s.intervals.set(at.confidence, list)
   }
   return list[at.col]
@@ -222,45 +188,12 @@ function evidenceOf(s: SubsetStats, at: EvidenceAt): ColumnEvidence {
   }
 }
 
-/** The strata and the design's notes, as src/stats/design.ts builds them from rows (same words). */
+/** The strata and the design's notes, built as src/stats/design.ts builds them from rows (same words). */
 function designStrata(subset: SubsetSums | undefined, rules: Rules, label: string): DesignStrata {
-  const weights = rules.statistics.weights
   const present = subset?.strata ?? []
-  const m = present.reduce((a, s) => a + s.n, 0)
-  const targetOf = new Map(weights?.target ?? [])
-  let targetPresent = 0
-  for (const s of present) targetPresent += weights ? (targetOf.get(s.value) as number) : 1
-  const notes: string[] = []
-  let start = 0
-  const strata = present.map((s) => {
-    const weight = weights ? (targetOf.get(s.value) as number) / targetPresent : 1
-    const stratum = {
-      value: weights ? s.value : null,
-      start,
-      size: s.n,
-      queries: s.n,
-      weight,
-      observedShare: s.n / m,
-      sums: s
-    }
-    start += s.n
-    if (s.n === 1 && m > 1)
-      notes.push(
-        `${weights ? `${weights.by} = ${s.value}` : label} has a single query: its variability cannot be estimated and is counted as none`
-      )
-    return stratum
-  })
-  if (weights && m > 0 && targetPresent === 0) {
-    notes.push(
-      `every query here has a target weight of 0 for ${weights.by} (${present.map((s) => s.value).join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`
-    )
-  } else if (weights && present.length < weights.target.length && m > 0) {
-    const absent = weights.target.filter(([v]) => !present.some((s) => s.value === v)).map(([v]) => v)
-    notes.push(
-      `no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`
-    )
-  }
-  return { strata, notes }
+  const sizes = present.map((s) => ({ value: s.value, size: s.n, queries: s.n }))
+  const { strata, notes } = strataOf(rules.statistics.weights, sizes, { label, unit: 'query' })
+  return { strata: strata.map((st, i) => ({ ...st, sums: present[i] })), notes }
 }
 
 /** The subset's facts every metric shares (src/stats/comparison.ts). */
@@ -278,36 +211,4 @@ function differenceMoments(d: DesignStrata, col: number): StratumMoments[] {
 
 function sideMoments(st: DesignStrata['strata'][number], sum: number, m2: number, m3: number): StratumMoments {
   return { units: st.size, den: st.size, weight: st.weight, countSq: st.size, sum, m2, m3 }
-}
-
-/** The target weights describe the data (src/stats/compare.ts refuses the same from rows). */
-function checkWeights(rules: Rules, all: SubsetSums | undefined): void {
-  const weights = rules.statistics.weights
-  if (!weights) return
-  const present = new Set((all?.strata ?? []).map((s) => s.value))
-  const file = rules.source.file
-  for (const [v] of weights.target) {
-    if (!present.has(v))
-      throw new InputError(
-        { file, key: `statistics.weights.target.${v}` },
-        `no query has ${weights.by} = ${quote(v)}`,
-        `values present: ${[...present]
-          .sort()
-          .slice(0, 20)
-          .map((x) => quote(x))
-          .join(', ')}`
-      )
-  }
-  const named = new Set(weights.target.map(([v]) => v))
-  const missing = [...present].filter((v) => !named.has(v)).sort()
-  if (missing.length > 0) {
-    throw new InputError(
-      { file, key: 'statistics.weights.target' },
-      `${weights.by} = ${missing
-        .slice(0, 5)
-        .map((x) => quote(x))
-        .join(', ')} occurs in the data but has no target weight`,
-      'give every value its share of the target population (0 to leave it out on purpose)'
-    )
-  }
 }

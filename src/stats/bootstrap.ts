@@ -1,4 +1,4 @@
-import type { Design } from './design.js'
+import { columnsOf, type Design } from './design.js'
 import type { BootstrapJob, KernelJob, MultinomialJob } from './kernels.js'
 import { BLOCK, blockStates, countsStates } from './rng.js'
 import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
@@ -168,7 +168,7 @@ export interface CountsInput {
 
 /**
  * The multinomial job of the columns drawn by counts. One place builds it, for a design
- * ({@link bootstrapPlan}) and for histograms (src/stats/histogram-bootstrap.ts), so both draw the same
+ * ({@link bootstrapPlan}) and for histograms ({@link histogramGroups}, src/stats/sums-draws.ts), so both draw the same
  * resamples from the same groups.
  */
 export function multinomialJob(input: CountsInput): MultinomialJob {
@@ -232,7 +232,7 @@ export interface Groups {
  * non-finite values only when identical), with the same queries per unit. `units` copies of a value at once
  * (a histogram's count) join exactly as that many single units would.
  */
-export class GroupsBuilder {
+class GroupsBuilder {
   private readonly values: number[] = []
   private readonly mult: number[] = []
   private readonly queries: number[] = []
@@ -341,7 +341,7 @@ function manyBins(design: Design, c: number, quantum: number, cap: number): bool
  * would keep a column off the counts path. A resampled estimate moves by at most this quantum (about 1e-14 of
  * the column's range), far below the digits any report prints.
  */
-export const MERGE_QUANTUM = 2 ** -46
+const MERGE_QUANTUM = 2 ** -46
 
 function mergeQuantum(design: Design, c: number): number {
   const { k, units, values } = design
@@ -353,12 +353,18 @@ function mergeQuantum(design: Design, c: number): number {
   return max * MERGE_QUANTUM
 }
 
-/** The given columns of the design's row-major values as their own row-major array (one cache line per drawn unit). */
-function columnsOf(design: Design, columns: number[]): Float64Array {
-  const { k, units, values } = design
-  const width = columns.length
-  if (width === k && columns.every((c, i) => c === i)) return values
-  const out = new Float64Array(units * width)
-  for (let u = 0; u < units; u++) for (let i = 0; i < width; i++) out[u * width + i] = values[u * k + columns[i]]
-  return out
+/**
+ * The groups a column's per-stratum histograms make (a warehouse's, src/stats/sums-draws.ts: its distinct values
+ * ascending and how many queries hold each), merged within {@link MERGE_QUANTUM} of the largest |value|: the groups
+ * {@link groupsOf} builds from the same values as rows, so the same resamples to the bit.
+ */
+export function histogramGroups(strata: ReadonlyArray<{ values: Float64Array; counts: Float64Array }>): Groups {
+  let max = 0
+  for (const h of strata) for (const v of h.values) if (Math.abs(v) > max && Math.abs(v) !== Infinity) max = Math.abs(v)
+  const groups = new GroupsBuilder(max * MERGE_QUANTUM)
+  for (const h of strata) {
+    groups.stratum()
+    h.values.forEach((v, i) => groups.add(v, 1, h.counts[i]))
+  }
+  return groups.finish()
 }

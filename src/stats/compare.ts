@@ -1,9 +1,16 @@
 import type { PairedTable } from '../align/pair.js'
 import type { CheckRule, MetricRule, Rules } from '../config/types.js'
-import { InputError } from '../errors.js'
-import { quote } from '../util/show.js'
 import type { Interval } from './bca.js'
-import { compareFrom, levelFrom, type Comparison, type LevelInterval } from './comparison.js'
+import {
+  compareFrom,
+  levelFrom,
+  type ColumnEvidence,
+  type Comparison,
+  type ComparisonOf,
+  type LevelInterval,
+  type SubsetFacts
+} from './comparison.js'
+import { checkWeights } from './design.js'
 import { createResampling } from './resampling.js'
 import { createSubsets } from './subset-stats.js'
 import { filterKey, type Filters } from './subsets.js'
@@ -43,7 +50,8 @@ export interface StatsOptions {
 export function createStats(table: PairedTable, rules: Rules, options: StatsOptions = {}): StatsEngine {
   const metricNames = [...rules.metrics.keys()]
   const statistics = rules.statistics
-  checkWeights(table, rules)
+  const weights = statistics.weights
+  if (weights) checkWeights(weights, rules.source.file, new Set(table.attrs.get(weights.by)))
   const runner = createRunner(options.threads ?? defaultThreads())
   // The bootstrap is drawn only when the rules ask for a bootstrap interval; auto's intervals are in closed form.
   const bootstrap = statistics.interval !== 'auto'
@@ -61,51 +69,62 @@ export function createStats(table: PairedTable, rules: Rules, options: StatsOpti
   ]
   const subsets = createSubsets({ table, rules, runner, resampling, diffColumns, levelColumns, options })
   const { members, subset } = subsets
-  // decide() asks for each unit's comparison twice (the family's p-values, then the unit) and the report asks
-  // again for the whole-set rows: answer repeats from the cache instead of recomputing intervals and tests.
-  const comparisonCache = new Map<string, Comparison>()
   return {
     members,
     differences: (metric) => diffs.get(metric) as Float64Array,
-    level(metric, filters, confidence) {
-      const rule = rules.metrics.get(metric)
-      if (!rule) throw new Error(`unknown metric ${metric}`)
+    ...decisions(rules, ({ col, rule, filters, confidence }) => {
+      const { base, cand } = table.metrics.get(rule.name) as { base: Float64Array; cand: Float64Array }
+      const counts = countsOf(rule, { base, cand, d: diffColumns[col] }, members(filters))
       const s = subset(filters, confidence)
       const r = s.randomization
-      const col = metricNames.indexOf(metric)
-      return levelFrom({ metric: rule, slice: filters, confidence, statistics }, s.facts, {
-        ...s.moments[col],
-        counts: { wins: 0, losses: 0, gained: 0, lost: 0 },
-        resampled: null,
-        randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
-      })
-    },
-    compare(metric, filters, confidence = statistics.confidence) {
-      const cacheKey = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
-      const cached = comparisonCache.get(cacheKey)
-      if (cached) return cached
-      const computed = compareUncached(metric, filters, confidence)
-      comparisonCache.set(cacheKey, computed)
-      return computed
-    }
-  }
-
-  function compareUncached(metric: string, filters: Filters, confidence: number): Comparison {
-    const rule = rules.metrics.get(metric)
-    if (!rule) throw new Error(`unknown metric ${metric}`)
-    const col = metricNames.indexOf(metric)
-    const idx = members(filters)
-    const { base, cand } = table.metrics.get(metric) as { base: Float64Array; cand: Float64Array }
-    const counts = countsOf(rule, { base, cand, d: diffs.get(metric) as Float64Array }, idx)
-    const s = subset(filters, confidence)
-    const r = s.randomization
-    const interval: Interval | undefined = bootstrap ? (s.intervals.get(confidence) as Interval[])[col] : undefined
-    return compareFrom({ metric: rule, slice: filters, confidence, statistics }, s.facts, {
-      ...s.moments[col],
-      counts,
-      resampled: interval === undefined || s.laws === null ? null : { interval, law: s.laws[col] },
-      randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
+      const interval: Interval | undefined = bootstrap ? (s.intervals.get(confidence) as Interval[])[col] : undefined
+      return {
+        facts: s.facts,
+        evidence: {
+          ...s.moments[col],
+          counts,
+          resampled: interval === undefined || s.laws === null ? null : { interval, law: s.laws[col] },
+          randomization: { pValue: r.pValues[col], permutations: r.permutations, exact: r.exact }
+        }
+      }
     })
+  }
+}
+
+/** What an engine gathers for one metric (its column and rule) in one subset at a confidence. */
+export type Gather = (at: { col: number; rule: MetricRule; filters: Filters; confidence: number }) => {
+  facts: SubsetFacts
+  evidence: ColumnEvidence
+}
+
+/**
+ * An engine's comparisons and levels, made by src/stats/comparison.ts from what the engine gathers (rows or a
+ * warehouse's sums). decide() asks for each unit's comparison twice (the family's p-values, then the unit) and the
+ * report asks again for the whole-set rows: repeats are answered from the cache instead of recomputing intervals and tests.
+ */
+export function decisions(rules: Rules, gather: Gather): Pick<StatsEngine, 'compare' | 'level'> {
+  const metrics = [...rules.metrics.values()]
+  const statistics = rules.statistics
+  const cache = new Map<string, Comparison>()
+  const gathered = (
+    metric: string,
+    filters: Filters,
+    confidence: number
+  ): [ComparisonOf, SubsetFacts, ColumnEvidence] => {
+    const col = metrics.findIndex((m) => m.name === metric)
+    if (col < 0) throw new Error(`unknown metric ${metric}`)
+    const rule = metrics[col]
+    const { facts, evidence } = gather({ col, rule, filters, confidence })
+    return [{ metric: rule, slice: filters, confidence, statistics }, facts, evidence]
+  }
+  return {
+    level: (metric, filters, confidence) => levelFrom(...gathered(metric, filters, confidence)),
+    compare(metric, filters, confidence = statistics.confidence) {
+      const key = `${metric}\u0000${filterKey(filters)}\u0000${confidence}`
+      let c = cache.get(key)
+      if (!c) cache.set(key, (c = compareFrom(...gathered(metric, filters, confidence))))
+      return c
+    }
   }
 }
 
@@ -143,41 +162,4 @@ function countsOf(
     }
   }
   return { wins, losses, gained, lost }
-}
-
-/**
- * Target weights must describe the data: every value they name occurs, and every value that occurs has a
- * weight (a value without one would silently drop out of the statistic; give it 0 to mean that).
- */
-function checkWeights(table: PairedTable, rules: Rules): void {
-  const weights = rules.statistics.weights
-  if (!weights) return
-  const column = table.attrs.get(weights.by) as string[]
-  const present = new Set(column)
-  const named = new Set(weights.target.map(([v]) => v))
-  const file = rules.source.file
-  for (const [v] of weights.target) {
-    if (!present.has(v)) {
-      throw new InputError(
-        { file, key: `statistics.weights.target.${v}` },
-        `no query has ${weights.by} = ${quote(v)}`,
-        `values present: ${[...present]
-          .sort()
-          .slice(0, 20)
-          .map((x) => quote(x))
-          .join(', ')}`
-      )
-    }
-  }
-  const missing = [...present].filter((v) => !named.has(v)).sort()
-  if (missing.length > 0) {
-    throw new InputError(
-      { file, key: 'statistics.weights.target' },
-      `${weights.by} = ${missing
-        .slice(0, 5)
-        .map((x) => quote(x))
-        .join(', ')} occurs in the data but has no target weight`,
-      'give every value its share of the target population (0 to leave it out on purpose)'
-    )
-  }
 }

@@ -1,13 +1,11 @@
 import type { MetricRule, StatisticsRules } from '../config/types.js'
 import type { Interval } from './bca.js'
-import { closedFormInterval, studentInterval, widen, type IntervalMethod, type Widened } from './interval.js'
+import { closedFormInterval, tTest, widen, type IntervalMethod, type TResult, type Widened } from './interval.js'
 import { differenceBounds, differenceLaw, independent, levelLaw, metricBounds } from './law.js'
-import type { TResult } from './linear.js'
 import { mcnemarExact } from './mcnemar.js'
-import { summarise, type StratumMoments, type Summary } from './moments.js'
+import { summarise, type StratumMoments } from './moments.js'
 import { SPREAD_TOLERANCE, unreliability, type Unreliable } from './reliability.js'
 import type { ColumnLaw } from './resampling.js'
-import { tTwoSided } from './special.js'
 
 /**
  * The one place a comparison and a level are made (docs/statistics.md, "One decision core"): from a subset's
@@ -203,7 +201,7 @@ export function compareFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Colu
     unreliable,
     resampling: evidence.resampled?.law ?? null,
     randomization: evidence.randomization,
-    tTest: tTestOf(summary, confidence),
+    tTest: tTest(summary, confidence),
     se: summary.se,
     df,
     // Below the spread tolerance the differences are rounding: their skewness is noise of the summation order.
@@ -252,12 +250,6 @@ export function levelFrom(of: ComparisonOf, facts: SubsetFacts, evidence: Column
     widened: closed.widened,
     unreliable
   }
-}
-
-/** The paired t cross-check from the summary: interval and two-sided p, or null without spread. */
-function tTestOf(s: Summary, confidence: number): TResult | null {
-  if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.estimate)) return null
-  return { ci: studentInterval(s, confidence), pValue: tTwoSided(s.estimate / s.se, s.df), df: s.df, se: s.se }
 }
 
 /** What a comparison counts: queries, wins and losses, and for a binary metric the discordant pairs. */

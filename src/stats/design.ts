@@ -98,12 +98,8 @@ export function buildDesign(
   // queries the million one-element arrays were 40 MB of garbage per design).
   const single: number[] = []
   const unitCount = (): number => (clusterCol ? unitMembers.length : single.length)
-  const strata: Stratum[] = []
   const clusterStratum = new Map<string, string>()
-  const targetOf = new Map(weights?.target ?? [])
-  let targetPresent = 0
-  for (const sv of strataValues) targetPresent += weights ? (targetOf.get(sv) as number) : 1
-  const notes: string[] = []
+  const sizes: Array<{ value: string; size: number; queries: number }> = []
   for (const sv of strataValues) {
     const positions = strataMap.get(sv) as number[]
     const start = unitCount()
@@ -128,23 +124,9 @@ export function buildDesign(
     } else {
       for (const j of positions) single.push(j)
     }
-    const size = unitCount() - start
-    const weight = weights ? (targetOf.get(sv) as number) / targetPresent : 1
-    strata.push({
-      value: weights ? sv : null,
-      start,
-      size,
-      queries: positions.length,
-      weight,
-      observedShare: positions.length / m
-    })
-    if (size === 1 && m > 1) {
-      notes.push(
-        `${weights ? `${weights.by} = ${sv}` : subsetLabel} has a single ${clusterCol ? 'cluster' : 'query'}: its variability cannot be estimated and is counted as none`
-      )
-    }
+    sizes.push({ value: sv, size: unitCount() - start, queries: positions.length })
   }
-  notes.push(...weightNotes(weights, { m, targetPresent, strataValues }))
+  const { strata, notes } = strataOf(weights, sizes, { label: subsetLabel, unit: clusterCol ? 'cluster' : 'query' })
   const units = unitCount()
   const values = workerArray(units * k)
   const counts = clusterCol && !clusterWeighted ? new Float64Array(units) : null
@@ -207,26 +189,107 @@ function clusterValues(
   }
 }
 
-/** The notes target weights call for: every query weighted 0, or strata absent and the weights renormalised. */
-function weightNotes(
+/**
+ * A subset's strata, in the design's order, from each one's value of statistics.weights.by, units and queries: the
+ * weight of each (its target share renormalised over the values present; 1 without weights), and the notes they
+ * call for (a stratum of one unit; every query weighted 0, or strata absent and the weights renormalised). The rows'
+ * designs and a warehouse's sums (src/stats/aggregate-engine.ts) both build their strata here, so the same words.
+ */
+export function strataOf(
   weights: StatisticsRules['weights'],
-  at: { m: number; targetPresent: number; strataValues: string[] }
-): string[] {
-  const { m, targetPresent, strataValues } = at
-  if (weights && m > 0 && targetPresent === 0)
+  present: ReadonlyArray<{ value: string; size: number; queries: number }>,
+  words: { label: string; unit: 'cluster' | 'query' }
+): { strata: Stratum[]; notes: string[] } {
+  const m = present.reduce((a, s) => a + s.queries, 0)
+  const targetOf = new Map(weights?.target ?? [])
+  let targetPresent = 0
+  for (const s of present) targetPresent += weights ? (targetOf.get(s.value) as number) : 1
+  const notes: string[] = []
+  let start = 0
+  const strata = present.map((s): Stratum => {
+    const stratum = {
+      value: weights ? s.value : null,
+      start,
+      size: s.size,
+      queries: s.queries,
+      weight: weights ? (targetOf.get(s.value) as number) / targetPresent : 1,
+      observedShare: s.queries / m
+    }
+    start += s.size
+    if (s.size === 1 && m > 1) {
+      notes.push(
+        `${weights ? `${weights.by} = ${s.value}` : words.label} has a single ${words.unit}: its variability cannot be estimated and is counted as none`
+      )
+    }
+    return stratum
+  })
+  const values = present.map((s) => s.value)
+  if (weights && m > 0 && targetPresent === 0) {
     // Every query here is in a stratum the target weighs 0: the weighted estimate is 0/0 (NaN), and the
     // reader must learn why rather than see a bare non_finite.
-    return [
-      `every query here has a target weight of 0 for ${weights.by} (${strataValues.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`
-    ]
-  if (weights && strataValues.length < weights.target.length && m > 0) {
-    const present = new Set(strataValues)
-    const absent = weights.target.filter(([v]) => !present.has(v)).map(([v]) => v)
-    return [
+    notes.push(
+      `every query here has a target weight of 0 for ${weights.by} (${values.join(', ')}): these queries are outside the target population, so the weighted statistics are undefined`
+    )
+  } else if (weights && values.length < weights.target.length && m > 0) {
+    const absent = weights.target.filter(([v]) => !values.includes(v)).map(([v]) => v)
+    notes.push(
       `no queries with ${weights.by} = ${absent.join(', ')} here: the target weights were renormalised over the values present`
-    ]
+    )
   }
-  return []
+  return { strata, notes }
+}
+
+/**
+ * Target weights must describe the data (`present`: the values of statistics.weights.by, from rows or a warehouse's
+ * sums): every value they name occurs, and every value that occurs has a weight (a value without one would silently
+ * drop out of the statistic; give it 0 to mean that).
+ */
+export function checkWeights(
+  weights: NonNullable<StatisticsRules['weights']>,
+  file: string,
+  present: ReadonlySet<string>
+): void {
+  for (const [v] of weights.target) {
+    if (!present.has(v)) {
+      throw new InputError(
+        { file, key: `statistics.weights.target.${v}` },
+        `no query has ${weights.by} = ${quote(v)}`,
+        `values present: ${[...present]
+          .sort()
+          .slice(0, 20)
+          .map((x) => quote(x))
+          .join(', ')}`
+      )
+    }
+  }
+  const named = new Set(weights.target.map(([v]) => v))
+  const missing = [...present].filter((v) => !named.has(v)).sort()
+  if (missing.length > 0) {
+    throw new InputError(
+      { file, key: 'statistics.weights.target' },
+      `${weights.by} = ${missing
+        .slice(0, 5)
+        .map((x) => quote(x))
+        .join(', ')} occurs in the data but has no target weight`,
+      'give every value its share of the target population (0 to leave it out on purpose)'
+    )
+  }
+}
+
+/**
+ * The given columns of a row-major units x k array (a design's values, the sign-flip test's contributions) as their
+ * own row-major array, one cache line per unit the kernels read; every column in order is the array itself, not a copy.
+ */
+export function columnsOf(
+  rows: { values: Float64Array; k: number; units: number },
+  columns: readonly number[]
+): Float64Array {
+  const { values, k, units } = rows
+  const width = columns.length
+  if (width === k && columns.every((c, i) => c === i)) return values
+  const out = new Float64Array(units * width)
+  for (let u = 0; u < units; u++) for (let i = 0; i < width; i++) out[u * width + i] = values[u * k + columns[i]]
+  return out
 }
 
 /** The denominator of each stratum's estimate: its queries (ratio / per-query) or its units (cluster means). */

@@ -2,7 +2,7 @@ import { summarise, type StratumMoments, type Summary } from './moments.js'
 import { rangeBound } from './reliability.js'
 import { pairedScoreInterval } from './score-interval.js'
 import { inverseHall } from './skew-t.js'
-import { betaQuantile, tQuantile } from './special.js'
+import { betaQuantile, tQuantile, tTwoSided } from './special.js'
 
 /**
  * The intervals of the decision core, each from a column's sufficient statistics (src/stats/moments.ts) by the law the
@@ -51,6 +51,24 @@ export function studentInterval(s: Summary, confidence: number): [number, number
   if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.estimate)) return [s.estimate, s.estimate]
   const t = tQuantile(1 - (1 - confidence) / 2, s.df)
   return [s.estimate - t * s.se, s.estimate + t * s.se]
+}
+
+/** Paired t interval and two-sided p-value (H0: no difference), the cross-check of a comparison's own interval. */
+export interface TResult {
+  ci: [number, number]
+  pValue: number
+  df: number
+  se: number
+}
+
+/**
+ * The paired t cross-check from the summary: Student's interval and the two-sided p of estimate / se, as
+ * scipy.stats.ttest_rel and scipy.stats.t.interval give for the plain paired case (cluster-robust or stratified when
+ * the design is). Null without spread (se 0) or degrees of freedom: a t statistic would be undefined.
+ */
+export function tTest(s: Summary, confidence: number): TResult | null {
+  if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.estimate)) return null
+  return { ci: studentInterval(s, confidence), pValue: tTwoSided(s.estimate / s.se, s.df), df: s.df, se: s.se }
 }
 
 /**

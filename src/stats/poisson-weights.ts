@@ -73,10 +73,16 @@ export function seedKeys(seed: string): { weights: number; signs: number } {
   }
 }
 
-/** The keys of a list of ids, as two aligned arrays (what a Poisson or hashed-sign job takes). */
-export function keysOf(ids: readonly string[]): { keys1: Int32Array; keys2: Int32Array } {
-  const keys1 = new Int32Array(ids.length)
-  const keys2 = new Int32Array(ids.length)
+/**
+ * The keys of a list of ids, as two aligned arrays (what a Poisson or hashed-sign job takes), allocated by `alloc`
+ * (src/stats/resampling.ts passes workerInts: arrays the kernels' threads share).
+ */
+export function keysOf(
+  ids: readonly string[],
+  alloc: (length: number) => Int32Array = (length) => new Int32Array(length)
+): { keys1: Int32Array; keys2: Int32Array } {
+  const keys1 = alloc(ids.length)
+  const keys2 = alloc(ids.length)
   ids.forEach((id, i) => {
     const [a, b] = md5Key(id)
     keys1[i] = a

@@ -1,6 +1,6 @@
-import type { Design } from './design.js'
-import { denominator } from './design.js'
+import { columnsOf, denominator, type Design } from './design.js'
 import type { HashFlipJob, PoissonJob } from './kernels.js'
+import type { FlipColumns } from './randomization.js'
 
 /**
  * The kernel jobs of the Poisson bootstrap and of the hashed sign-flip test (docs/scale.md): every unit's weight in
@@ -49,19 +49,11 @@ export interface PoissonInput {
  */
 export function poissonJob(input: PoissonInput): PoissonJob {
   const { design, columns, keys, seed, resamples, out } = input
-  const { k, units, values } = design
+  const { units } = design
   const width = columns.length
   const vs: Float64Array[] = []
   // Every column in one group: the design's own values, not a copy (40 MB at 10^6 queries and 5 metrics).
-  if (width === k && k <= POISSON_WIDTH && columns.every((c, i) => c === i)) vs.push(values)
-  else
-    for (let g = 0; g < width; g += POISSON_WIDTH) {
-      const group = columns.slice(g, Math.min(width, g + POISSON_WIDTH))
-      const v = new Float64Array(units * group.length)
-      for (let u = 0; u < units; u++)
-        for (let i = 0; i < group.length; i++) v[u * group.length + i] = values[u * k + group[i]]
-      vs.push(v)
-    }
+  for (let g = 0; g < width; g += POISSON_WIDTH) vs.push(columnsOf(design, columns.slice(g, g + POISSON_WIDTH)))
   const blocks = Math.ceil(resamples / POISSON_BLOCK)
   return {
     kind: 'poisson',
@@ -102,22 +94,9 @@ function stratumMeans(design: Design, columns: readonly number[]): Float64Array 
 }
 
 /** The hashed sign-flip job of the given columns: contributions y (units x k, row-major) as signFlipPlan computes them. */
-export function hashFlipJob(input: {
-  y: Float64Array
-  k: number
-  units: number
-  columns: readonly number[]
-  observed: Float64Array
-  tol: Float64Array
-  keys: UnitKeys
-  seed: number
-  permutations: number
-}): HashFlipJob {
+export function hashFlipJob(input: FlipColumns & { keys: UnitKeys; seed: number; permutations: number }): HashFlipJob {
   const { y, k, units, columns, permutations } = input
   const width = columns.length
-  const all = width === k && columns.every((c, i) => c === i)
-  const own = all ? y : new Float64Array(units * width)
-  if (!all) for (let u = 0; u < units; u++) for (let i = 0; i < width; i++) own[u * width + i] = y[u * k + columns[i]]
   const blocks = Math.ceil(permutations / HASH_FLIP_BLOCK)
   return {
     kind: 'hashflip',
@@ -127,7 +106,7 @@ export function hashFlipJob(input: {
     permutations,
     k: width,
     n: units,
-    y: own,
+    y: columnsOf({ values: y, k, units }, columns),
     keys1: input.keys.keys1,
     keys2: input.keys.keys2,
     seed: input.seed,

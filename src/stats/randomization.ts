@@ -16,8 +16,8 @@ export interface Randomization {
   exact: boolean
 }
 
-/** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says. */
-const EXACT_UNITS = 20
+/** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says; from sums too (sums-draws.ts). */
+export const EXACT_UNITS = 20
 
 /**
  * Paired randomization test (Fisher's sign-flip test, the usual significance test in IR evaluation): under
@@ -218,14 +218,17 @@ export function signCountJob(input: {
  */
 export interface FlipDraw {
   byCounts(column: number): boolean
-  job(input: {
-    y: Float64Array
-    k: number
-    units: number
-    columns: readonly number[]
-    observed: Float64Array
-    tol: Float64Array
-  }): HashFlipJob
+  job(input: FlipColumns): HashFlipJob
+}
+
+/** The columns a flip job flips: the contributions y (units x k, row-major), which columns, their observed |T| and tolerance. */
+export interface FlipColumns {
+  y: Float64Array
+  k: number
+  units: number
+  columns: readonly number[]
+  observed: Float64Array
+  tol: Float64Array
 }
 
 /**

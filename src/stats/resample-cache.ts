@@ -1,6 +1,5 @@
 import { bcaInterval, percentileInterval, type Interval } from './bca.js'
-import { estimate, type Design } from './design.js'
-import { acceleration, momentsOfDesign } from './moments.js'
+import { acceleration, type StratumMoments } from './moments.js'
 import { selectableResamples, type Resamples } from '../util/order-statistics.js'
 
 /**
@@ -54,17 +53,18 @@ export function resampleViews(columns: Float64Array[]): Resamples[] {
 
 /**
  * Every column's bootstrap interval at one confidence, by the rules' method: all a comparison reads of the
- * resamples, so a subset keeps these few numbers per confidence instead of its resamples.
+ * resamples, so a subset keeps these few numbers per confidence instead of its resamples. The one place for rows
+ * (subset-stats.ts) and a warehouse's sums (aggregate-engine.ts); BCa reads each column's estimate and moments.
  */
 export function columnIntervals(
-  design: Design,
-  resamples: Resamples[],
+  resamples: ReadonlyArray<Float64Array | Resamples>,
   method: 'percentile' | 'bca',
-  confidence: number
+  confidence: number,
+  bca: { estimate(c: number): number; moments(c: number): readonly StratumMoments[] }
 ): Interval[] {
   return resamples.map((r, c) =>
     method === 'bca'
-      ? bcaInterval(r, estimate(design, c), acceleration(momentsOfDesign(design, c)), confidence)
+      ? bcaInterval(r, bca.estimate(c), acceleration(bca.moments(c)), confidence)
       : { ci: percentileInterval(r, confidence), method: 'percentile' as const, note: null }
   )
 }

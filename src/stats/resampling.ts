@@ -3,7 +3,7 @@ import type { StatisticsRules } from '../config/types.js'
 import { bootstrapPlan, COUNTS_PER_GROUP, type Groups, type IndexDraw } from './bootstrap.js'
 import type { Design } from './design.js'
 import { hashFlipJob, poissonJob, type UnitKeys } from './poisson.js'
-import { md5Key, seedKeys } from './poisson-weights.js'
+import { keysOf, md5Key, seedKeys } from './poisson-weights.js'
 import { signFlipPlan, type FlipDraw, type Randomization } from './randomization.js'
 import { workerInts, type KernelPlan } from './threads.js'
 
@@ -127,8 +127,11 @@ export function createResampling(table: PairedTable, statistics: StatisticsRules
   }
 }
 
-/** At most units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES} distinct values. */
-function fewOf(distinct: number, units: number): boolean {
+/**
+ * At most units / {@link HISTOGRAM_SHARE} and at most {@link HISTOGRAM_MAX_VALUES} distinct values: a column a Poisson
+ * law draws by counts, from rows and from a warehouse's histograms (src/stats/sums-draws.ts) alike.
+ */
+export function fewOf(distinct: number, units: number): boolean {
   return distinct * HISTOGRAM_SHARE <= units && distinct <= HISTOGRAM_MAX_VALUES
 }
 
@@ -159,13 +162,7 @@ function unitKeysOf(
 ): (design: Design, members: Int32Array) => UnitKeys {
   let rows: UnitKeys | undefined
   const byValue = new Map<string, [number, number]>()
-  const rowKeys = (): UnitKeys => {
-    if (rows) return rows
-    const keys1 = workerInts(table.ids.length)
-    const keys2 = workerInts(table.ids.length)
-    table.ids.forEach((id, i) => ([keys1[i], keys2[i]] = md5Key(id)))
-    return (rows = { keys1, keys2 })
-  }
+  const rowKeys = (): UnitKeys => (rows ??= keysOf(table.ids, workerInts))
   return (design, members) => {
     const keys1 = workerInts(design.units)
     const keys2 = workerInts(design.units)

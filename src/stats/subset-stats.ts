@@ -3,12 +3,12 @@ import type { Rules } from '../config/types.js'
 import type { Resamples } from '../util/order-statistics.js'
 import type { Interval } from './bca.js'
 import type { SubsetFacts } from './comparison.js'
-import { buildDesign, type Design } from './design.js'
+import { buildDesign, estimate, type Design } from './design.js'
 import { momentsOfColumn, momentsOfDesign, type StratumMoments } from './moments.js'
 import type { Randomization } from './randomization.js'
 import { columnIntervals, createResampleCache, RESAMPLE_CACHE_BYTES, resampleViews } from './resample-cache.js'
 import type { ColumnLaw, createResampling } from './resampling.js'
-import { filterKey, membersByValue, membersOf, type Filters } from './subsets.js'
+import { filterKey, membersByValue, membersOf, subsetLabel, type Filters } from './subsets.js'
 import type { KernelPlan, KernelRunner } from './threads.js'
 
 /**
@@ -31,7 +31,6 @@ export interface SubsetStats {
   moments: Array<{ difference: StratumMoments[]; baseline: StratumMoments[]; candidate: StratumMoments[] }>
   randomization: Randomization
   intervals: Map<number, Interval[]>
-  /** Per column, the law its resamples were drawn by. */
   /** Per column, the law its bootstrap resamples were drawn by; null when no bootstrap was drawn. */
   laws: ColumnLaw[] | null
 }
@@ -73,9 +72,9 @@ export function createSubsets(source: SubsetSource): {
   /** Intervals at every known confidence not yet computed, from resamples just drawn or still cached. */
   const fill = (s: SubsetStats, columns: Resamples[]): void => {
     const method = statistics.interval as 'percentile' | 'bca'
+    const bca = { estimate: (c: number) => estimate(s.design, c), moments: (c: number) => momentsOfDesign(s.design, c) }
     for (const confidence of known)
-      if (!s.intervals.has(confidence))
-        s.intervals.set(confidence, columnIntervals(s.design, columns, method, confidence))
+      if (!s.intervals.has(confidence)) s.intervals.set(confidence, columnIntervals(columns, method, confidence, bca))
   }
   // Every subset's resamples are drawn into this one buffer in turn: drawing allocates nothing per subset.
   let scratch: Float64Array | undefined
@@ -101,8 +100,7 @@ export function createSubsets(source: SubsetSource): {
     let s = subsetCache.get(key)
     if (!s) {
       const idx = members(filters)
-      const label = filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
-      const under = { statistics, label, rulesFile: rules.source.file }
+      const under = { statistics, label: subsetLabel(filters), rulesFile: rules.source.file }
       const design = buildDesign(table, idx, diffColumns, under)
       const boot = bootstrap ? plan(design, idx, key) : null
       const flip = resampling.flips(design, idx, `${key}\u0000flip`)

@@ -12,6 +12,11 @@ export function filterKey(filters: Filters): string {
     .join('&')
 }
 
+/** A subset as the design's notes and refusals name it: `segment = new, tier = 1`, or `all queries`. */
+export function subsetLabel(filters: Filters): string {
+  return filters.length === 0 ? 'all queries' : filters.map(([k, v]) => `${k} = ${v}`).join(', ')
+}
+
 /** Indices (into the table's fixed order) of the queries matching every filter. */
 export function membersOf(table: PairedTable, filters: Filters): Int32Array {
   const n = table.ids.length

@@ -2,17 +2,10 @@ import type { Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
 import type { Aggregates, StratumSums } from '../model/aggregates.js'
-import { COUNTS_PER_GROUP, multinomialJob } from './bootstrap.js'
+import { COUNTS_PER_GROUP, histogramGroups, multinomialJob } from './bootstrap.js'
 import type { Stratum } from './design.js'
-import { histogramGroups } from './histogram-bootstrap.js'
-import { countsCost, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
-import {
-  HISTOGRAM_MAX_VALUES,
-  HISTOGRAM_SHARE,
-  POISSON_FROM_UNITS,
-  type ColumnLaw,
-  type ResamplingLaw
-} from './resampling.js'
+import { countsCost, EXACT_UNITS, FLIP_COST, signCountJob, signFlipPlan, type AbsGroups } from './randomization.js'
+import { fewOf, POISSON_FROM_UNITS, type ColumnLaw, type ResamplingLaw } from './resampling.js'
 import type { KernelRunner } from './threads.js'
 
 /**
@@ -55,17 +48,10 @@ export function resamplesFromSums(
     return { values: Float64Array.of(e), law: 'multinomial' }
   }
   const hist = d.strata.map((s) => s.sums.metrics[c].histogram)
-  const complete = hist.every((h) => h !== null)
-  const groups = complete ? histogramGroups(hist) : null
-  const distinct = complete ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity
+  const groups = hist.every((h) => h !== null) ? histogramGroups(hist) : null
   const fewGroups = groups !== null && groups.values.length * COUNTS_PER_GROUP <= n
   const byCounts =
-    ctx.law === 'multinomial'
-      ? fewGroups
-      : statistics.method !== 'poisson' &&
-        fewGroups &&
-        distinct * HISTOGRAM_SHARE <= n &&
-        distinct <= HISTOGRAM_MAX_VALUES
+    ctx.law === 'multinomial' ? fewGroups : statistics.method !== 'poisson' && fewGroups && fewOf(distinctIn(hist), n)
   if (byCounts && groups !== null) {
     const out = new Float64Array(B)
     const job = multinomialJob({
@@ -108,7 +94,7 @@ export function randomizationFromSums(
   let exact = false
   let permutations = P
   for (let c = 0; c < k; c++) {
-    if (at.n <= 20 && 2 ** at.n <= Math.max(P, 1)) {
+    if (at.n <= EXACT_UNITS && 2 ** at.n <= Math.max(P, 1)) {
       const r = everyPattern(ctx, d, { c, key: at.key })
       pValues[c] = r.pValue
       exact = true
@@ -150,20 +136,12 @@ function everyPattern(
       for (let j = 0; j < h.counts[i]; j++) ys.push(v)
     })
   }
-  const strata = d.strata.map((s) => ({
-    value: s.value,
-    start: s.start,
-    size: s.size,
-    queries: s.queries,
-    weight: s.weight,
-    observedShare: s.observedShare
-  }))
   const design = {
     k: 1,
     units: ys.length,
     values: Float64Array.from(ys),
     counts: null,
-    strata,
+    strata: d.strata,
     clusters: null,
     unitOfMember: new Int32Array(ys.length),
     notes: []
@@ -180,10 +158,8 @@ function drawnPatterns(ctx: SumsContext, d: DesignStrata, at: { c: number; key: 
   const hist = d.strata.map((s) => s.sums.metrics[c].histogram)
   const { f, observed, tol } = observedOf(d, c)
   const abs = absGroupsFrom(hist, f)
-  const distinct = hist.every((h) => h !== null) ? hist.reduce((a, h) => a + h.values.length, 0) : Infinity
   const cheap = abs !== null && countsCost(abs.multiplicity) <= FLIP_COST * Math.ceil(n / 4)
-  const byCounts =
-    cheap && (ctx.law === 'multinomial' || (distinct * HISTOGRAM_SHARE <= n && distinct <= HISTOGRAM_MAX_VALUES))
+  const byCounts = cheap && (ctx.law === 'multinomial' || fewOf(distinctIn(hist), n))
   if (byCounts && abs !== null) {
     const job = signCountJob({
       grouped: [abs],
@@ -211,17 +187,13 @@ function drawnPatterns(ctx: SumsContext, d: DesignStrata, at: { c: number; key: 
   return (hits + 1) / (P + 1)
 }
 
-function metricName(ctx: SumsContext, c: number): string {
-  return [...ctx.rules.metrics.values()][c].name
+/** A column's distinct values over the strata's histograms (Infinity when some stratum sent none). */
+function distinctIn(hist: ReadonlyArray<{ values: Float64Array } | null>): number {
+  return hist.every((h) => h !== null) ? hist.reduce((a, h) => a + (h?.values.length ?? 0), 0) : Infinity
 }
 
-function refuse(ctx: SumsContext, at: { c: number; key: string; n: number }, what: string): never {
-  return refuseMultinomial(ctx.rules, metricName(ctx, at.c), {
-    subset: ctx.labelOf(at.key),
-    n: at.n,
-    units: ctx.units,
-    what
-  })
+function metricName(ctx: SumsContext, c: number): string {
+  return [...ctx.rules.metrics.values()][c].name
 }
 
 /** The distinct nonzero |y| (y = weight / size · d) of a column and how many queries hold each, or null without histograms. */
@@ -251,23 +223,18 @@ function absGroupsFrom(
   return { values: Float64Array.from(values), multiplicity: Float64Array.from(mult) }
 }
 
-/** What a refusal of the multinomial law names: the subset, its queries, all the queries, and what needs the rows. */
-interface MultinomialRefusal {
-  subset: string
-  n: number
-  units: number
-  what: string
-}
-
-function refuseMultinomial(rules: Rules, metric: string, at: MultinomialRefusal): never {
+/** A multinomial law refused: what needs the rows (`what`) in this subset, and why the law is multinomial. */
+function refuse(ctx: SumsContext, at: { c: number; key: string; n: number }, what: string): never {
+  const rules = ctx.rules
+  const metric = metricName(ctx, at.c)
   const method = rules.statistics.method ?? 'auto'
   const why =
     method === 'auto'
-      ? `these aggregates hold ${at.units} queries, fewer than the ${POISSON_FROM_UNITS} from which statistics.method auto uses Poisson weights`
+      ? `these aggregates hold ${ctx.units} queries, fewer than the ${POISSON_FROM_UNITS} from which statistics.method auto uses Poisson weights`
       : 'statistics.method is multinomial'
   throw new InputError(
     { file: rules.source.file, key: 'statistics.method' },
-    `${metric} in ${at.subset} (${at.n} queries) has too many distinct differences to be drawn by counts from its histogram; ${why}, and then ${at.what}`,
+    `${metric} in ${ctx.labelOf(at.key)} (${at.n} queries) has too many distinct differences to be drawn by counts from its histogram; ${why}, and then ${what}`,
     'set statistics.method: poisson (its weights are computed where the rows are), or gate the rows themselves'
   )
 }

@@ -115,8 +115,7 @@ export function warehouseSql(rules: Rules, options: SqlOptions): string {
   const { b, c, p, e } = rowColumns(plan)
   const { sums, moments } = sumColumns(plan)
   const { poissonSql, signsSql } = drawsSql(plan)
-  const pick = (k: string, prefix: string): string =>
-    `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
+  const pick = (k: string, prefix: string): string => pickOf(idx, k, prefix)
   const withSums = options.histogramsOnly !== true
   const coverage = coverageSql(d, {
     metrics: plan.metrics,
@@ -156,6 +155,14 @@ ${ctes.join(',\n')}
 ${selects.join('\nUNION ALL\n')}
 `
 }
+
+/** The column `${prefix}${k}` of the metric index k: a CASE over the metrics' indices. */
+function pickOf(idx: readonly number[], k: string, prefix: string): string {
+  return `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
+}
+
+/** The bit positions of a 32-bit word of sign patterns. */
+const BITS = Array.from({ length: 32 }, (_, t) => t)
 
 /** The plan of the statement: every name its parts share. */
 function planOf(rules: Rules, options: SqlOptions): SqlPlan {
@@ -306,13 +313,12 @@ function drawsSql(plan: SqlPlan): { poissonSql: string; signsSql: string } {
       'SUM(wb) AS nb'
     ]
   )
-  const bits = Array.from({ length: 32 }, (_, t) => t)
   const signsSql = stage(`(${hashed('ks', d.range('j', words))}) AS hs`, [
     'g',
     'v',
     's',
     'j',
-    ...bits.flatMap((t) =>
+    ...BITS.flatMap((t) =>
       idx.map((k) => `SUM(CASE WHEN (${d.shr('h', t)} & 1) = 1 THEN d${k} ELSE 0 END) AS f${t}_${k}`)
     )
   ])
@@ -324,7 +330,6 @@ function outputSelects(plan: SqlPlan, at: { coverage: CoverageSql; withSums: boo
   const { d, rules, options, metrics, idx, M, thresholds, shard } = plan
   const { coverage, withSums } = at
   const { permutations } = rules.statistics
-  const bits = Array.from({ length: 32 }, (_, t) => t)
   const out = (
     section: string,
     cols: {
@@ -341,8 +346,7 @@ function outputSelects(plan: SqlPlan, at: { coverage: CoverageSql; withSums: boo
     `SELECT ${d.literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`
   const metricName = (k: string): string =>
     `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${d.literal(m.name)}`).join(' ')} END`
-  const pick = (k: string, prefix: string): string =>
-    `CASE ${k} ${idx.map((i) => `WHEN ${i} THEN ${prefix}${i}`).join(' ')} END`
+  const pick = (k: string, prefix: string): string => pickOf(idx, k, prefix)
   const statNames = [...METRIC_STATS]
   const statCols = ['sum', 'abs', 'sb', 'sc', 'm2_', 'm3_', 'wins', 'losses', 'gained', 'lost', 'mc2_', 'mc3_']
   const statCase = `CASE st.i ${statCols.map((col, i) => `WHEN ${i} THEN ${pick('mm.k', col)}`).join(' ')} END`
@@ -394,7 +398,7 @@ function outputSelects(plan: SqlPlan, at: { coverage: CoverageSql; withSums: boo
     ...(withSums
       ? [
           `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: d.literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
-          `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: d.literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${bits.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', bits)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
+          `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: d.literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${BITS.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', BITS)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
         ]
       : []),
     `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: d.literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
@@ -412,8 +416,6 @@ function refuseUnsupported(rules: Rules): void {
       'gate the rows (retrieval-gate gate --baseline B --candidate C), or drop statistics.cluster'
     )
   }
-  if (rules.statistics.clusterWeighting === 'cluster' && rules.statistics.cluster !== undefined)
-    throw new InputError({ file, key: 'statistics.cluster_weighting' }, 'cluster weighting needs clusters', 'drop it')
   refuseAutoMethod(rules)
   if (rules.judgments !== undefined || rules.dataset !== undefined) {
     throw new InputError(
