@@ -227,8 +227,12 @@ function readBy(option: string, registry: readonly Capability[]): string {
 
 /** The core's optional files: the two sides' snapshot manifests (always read when given). */
 const CORE_FILES: readonly OptionalFile[] = [
-  { option: 'baseline-manifest', readBy: 'comparability' },
-  { option: 'candidate-manifest', readBy: 'comparability' }
+  {
+    option: 'baseline-manifest',
+    readBy: 'comparability',
+    help: "the baseline's snapshot manifest, for the comparability checks"
+  },
+  { option: 'candidate-manifest', readBy: 'comparability', help: "the candidate's snapshot manifest" }
 ]
 
 /**

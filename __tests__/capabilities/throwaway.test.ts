@@ -11,6 +11,7 @@ import { describe, expect, it } from '@jest/globals'
 import { loadAggregateInputs } from '../../src/capabilities/aggregates.js'
 import type { Capability } from '../../src/capabilities/contract.js'
 import { CAPABILITIES } from '../../src/capabilities/registry.js'
+import { COMMANDS } from '../../src/commands/usage.js'
 import { cliInputSource } from '../../src/commands/cli-source.js'
 import type { Rules } from '../../src/config/types.js'
 import { runGate } from '../../src/gate.js'
@@ -39,7 +40,7 @@ const minPaired: Capability<number, null, null> = {
     paired_too_few: (r: PairedReason) => `only ${r.n} paired queries, fewer than the ${r.min} the rules ask for`
   },
   // An optional file it would read (a list of queries to leave out, say): the CLI's and the action's lists derive from it.
-  files: [{ option: 'min-paired-excluded', readBy: KEY }],
+  files: [{ option: 'min-paired-excluded', readBy: KEY, help: 'queries to leave out of the count' }],
   config: (rules) => rules.extra.get(KEY) as number | undefined,
   needsRows: () => KEY,
   inputs: () => [
@@ -112,6 +113,8 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
 
   it('its optional file is one the invocation may give, refused with its rules key when nothing reads it', async () => {
     expect(optionalFiles(REGISTRY).map((f) => f.option)).toContain('min-paired-excluded')
+    // the CLI's usage and parser take every optional file the registry declares, with its own help
+    for (const f of optionalFiles()) expect(COMMANDS.gate.options).toHaveProperty([f.option, 'description'], f.help)
     expect(optionalFiles(CAPABILITIES).map((f) => f.option)).not.toContain('min-paired-excluded')
     const files = writeFiles({ 'b.jsonl': rows, 'x.txt': 'q1\n' })
     const rules = rulesFromText(rulesText(null), 'rules.yml', REGISTRY)

@@ -19,7 +19,8 @@
  * src/capabilities/registry.ts and its test: the rules schema, the refusals under --aggregates, the guards' words
  * and the CLI's and action's optional files are derived from the registry (docs/architecture.md, "Adding a
  * capability"; __tests__/capabilities/throwaway.test.ts proves it). Still closed, so an edit outside the folder
- * for a capability that needs one: a CLI option's usage line (src/commands/usage.ts), an action input (action.yml) and a field of the trust section the renderers draw
+ * for a capability that needs one: the usage line of a CLI override option (src/commands/usage.ts), an action input
+ * (action.yml: GitHub reads inputs from that file alone) and a field of the trust section the renderers draw
  * (`TrustParts`). A unit's own reason codes, data and policy are the capability's (UnitResult.marks, policy; the
  * parts unitWords, unitNeeds, unitJson); so are its exam records (ExamRecordSpec).
  */
@@ -172,6 +173,8 @@ export interface OptionalFile {
   option: string
   /** The rules key that switches on what reads it, for the refusal of a file given for nothing. */
   readBy: string
+  /** What it is, for the CLI's usage line (`the reference's snapshot manifest`). */
+  help: string
 }
 
 export type InputSpec = ExamFileSpec | ExamArtifactSpec | ExamRecordSpec | GivenSpec

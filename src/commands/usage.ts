@@ -1,6 +1,7 @@
 import { VERSION } from '../version.js'
 import { maxOf } from '../util/extent.js'
 import { ROW_FORMATS } from '../readers/rows-input.js'
+import { optionalFiles } from '../load.js'
 
 /** One option as node:util parseArgs takes it. */
 export interface OptionSpec {
@@ -90,13 +91,9 @@ ${INPUTS}`,
       qrels: takes('the judgments: baseline and candidate are runs (as the rules key judgments.qrels)'),
       'input-format': INPUT_FORMAT,
       'id-field': ID_FIELD,
-      'baseline-manifest': takes("the baseline's snapshot manifest, for the comparability checks"),
-      'candidate-manifest': takes("the candidate's snapshot manifest"),
       reference: takes("the rows of the rules' reference (the last release), for the budgets", { override: true }),
-      'reference-manifest': takes("the reference's snapshot manifest"),
-      'candidate-judge-labels': takes(
-        "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)"
-      ),
+      // the optional files: the core's and each capability's, as they declare them (src/load.ts optionalFiles)
+      ...Object.fromEntries(optionalFiles().map((f) => [f.option, takes(f.help)])),
       aggregates: takes(
         'instead of --baseline / --candidate: the sums `retrieval-gate sql` computes in a warehouse, a file or a directory of part files (repeat: one per shard; docs/scale.md)',
         { value: '<path>', multiple: true }

@@ -20,7 +20,13 @@ export const CANDIDATE_JUDGE_LABELS = 'candidate-judge-labels'
 export const judgeCapability: Capability<JudgeRules, JudgeAnchors | null, JudgeResult> = {
   name: 'judge',
   about: 'a changed or drifting judge: agreement with human anchors, drift between the sides’ judges, length bias',
-  files: [{ option: CANDIDATE_JUDGE_LABELS, readBy: 'judge.anchors' }],
+  files: [
+    {
+      option: CANDIDATE_JUDGE_LABELS,
+      readBy: 'judge.anchors',
+      help: "the candidate judge's labels of the rules' judge anchors (an answer; the anchors are the exam)"
+    }
+  ],
   words: { judge: judgeGuardSentence },
   config: (rules) => rules.judge,
   needsRows: () => 'judge',

@@ -53,7 +53,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
     'a drift that each PR hides under its own margin: the cumulative drop since the last release, against a budget',
   config: (rules) => rules.reference,
   needsRows: () => 'reference',
-  files: [{ option: 'reference-manifest', readBy: 'reference' }],
+  files: [{ option: 'reference-manifest', readBy: 'reference', help: "the reference's snapshot manifest" }],
   inputs: (r): InputSpec[] => [
     r.artifact === undefined
       ? {
