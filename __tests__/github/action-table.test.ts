@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
+import { parse } from 'yaml'
+import { optionalFiles } from '../../src/load.js'
 // @ts-expect-error the script is plain JavaScript (no declarations): its two functions are tested here
 import { actionTables, withTables } from '../../scripts/action-table.js'
 
@@ -14,5 +16,10 @@ describe('the inputs and outputs table', () => {
     expect((withTables as (doc: string, tables: string) => string)(doc, tables)).toBe(doc)
     for (const input of ['rules', 'baseline', 'candidate', 'candidate-judge-labels', 'report-dir'])
       expect(tables).toContain(`| \`${input}\` |`)
+  })
+
+  it('action.yml declares every optional file the registry declares (GitHub reads the inputs from that file alone)', () => {
+    const inputs = (parse(readFileSync('action.yml', 'utf8')) as { inputs: Record<string, unknown> }).inputs
+    for (const f of optionalFiles()) expect(Object.keys(inputs)).toContain(f.option)
   })
 })
