@@ -1,5 +1,5 @@
-import { HttpClient } from '@actions/http-client'
-import { fetch as undiciFetch } from 'undici'
+import { getProxyUrl } from '@actions/http-client/lib/proxy'
+import { fetch as undiciFetch, ProxyAgent } from 'undici'
 import type { GateContext } from './context.js'
 import { describeApiError, type GitHubClient } from './octokit.js'
 
@@ -78,11 +78,17 @@ export function restArtifactDownloader(
 
 /**
  * The fetch for the storage address, through the proxy the runner sets for *that* host (https_proxy, no_proxy), as
- * @actions/http-client decides it: the API host may be exempt where the storage host is not, or the other way round.
+ * @actions/http-client's getProxyUrl decides it: the API host may be exempt where the storage host is not, or the other way round.
  */
 function storageFetch(url: string): typeof fetch {
-  const dispatcher = new HttpClient().getAgentDispatcher(url)
-  if (dispatcher === undefined) return fetch
+  const proxy = getProxyUrl(new URL(url))
+  if (proxy === undefined || proxy.hostname === '') return fetch
+  // as @actions/http-client builds it: credentials in the proxy's address go as Basic authentication
+  const token =
+    proxy.username || proxy.password
+      ? { token: `Basic ${Buffer.from(`${proxy.username}:${proxy.password}`).toString('base64')}` }
+      : {}
+  const dispatcher = new ProxyAgent({ uri: proxy.href, pipelining: 0, ...token })
   return ((input: string, init?: RequestInit) =>
     undiciFetch(input, { ...(init as object), dispatcher })) as typeof fetch
 }
