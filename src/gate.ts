@@ -173,11 +173,11 @@ function moveDown(unit: UnitResult, next: UnitResult, by: Adjusting): UnitResult
   if (before === 'fail' && unitCounts(next, by.rule, by.rules) === 'pass') {
     if (next.status === 'inconclusive' && unit.status === 'inconclusive') {
       // what the capability added stays (its marks); how the unit counts, and whether queries settle it, do not
-      const { policy: _policy, settledByQueries: _settled, ...added } = next
+      const { ownPolicy: _policy, settledByQueries: _settled, ...added } = next
       return {
         ...added,
         reason: unit.reason,
-        ...(unit.policy === undefined ? {} : { policy: unit.policy }),
+        ...(unit.ownPolicy === undefined ? {} : { ownPolicy: unit.ownPolicy }),
         ...(unit.settledByQueries === undefined ? {} : { settledByQueries: unit.settledByQueries })
       }
     }

@@ -171,7 +171,7 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
               ...unit,
               status: 'inconclusive',
               reason: 'frozen',
-              policy: 'on_inconclusive',
+              ownPolicy: { reason: 'frozen', policy: 'on_inconclusive' },
               marks: { ...unit.marks, freeze: config }
             }
     }
@@ -200,7 +200,7 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
     // the freeze's on_inconclusive may not turn it into a pass
     const unshown = await run('pass', [0.4, 0.6])
     expect(unshown.decision.checks[0].units[0]).toMatchObject({ status: 'inconclusive', reason: 'not_shown_better' })
-    expect(unshown.decision.checks[0].units[0].policy).toBeUndefined()
+    expect(unshown.decision.checks[0].units[0].ownPolicy).toBeUndefined()
     expect(unshown.decision.verdict).toBe('fail')
     const json = JSON.parse(toJsonReport(lenient)) as { checks: Array<{ units: Array<Record<string, unknown>> }> }
     expect(json.checks[0].units[0]).toMatchObject({ reason: 'frozen', frozen_by: 'ops' })

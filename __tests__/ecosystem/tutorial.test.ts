@@ -1,6 +1,6 @@
 /**
  * docs/tutorial.md is run as written: each `# file: NAME` YAML block is written to a scratch folder, each
- * `node dist/cli.js ...` line is run in-process against the source (the exit code its `# exits N` comment
+ * `node dist/cli.js ...` line is run in-process against the source, which CI holds dist/ to (the exit code its `# exits N` comment
  * states), every line of the ```text block after a command is a line that command printed, and every JSON line
  * quoted is a line of the file it is taken from. A tutorial whose output drifts from the code fails here.
  */

@@ -55,7 +55,7 @@ checks:
 
 /** One gate run's input source: its own client (writes are not spaced across runs) and its own run id. */
 /** The action's input source of one run; `null`: not a pull request (a push). */
-function runSource(runId: number, thePr: PullRequestRef | null = pr) {
+function runSource(runId: number, thePr: PullRequestRef | null = pr, commentName = 'default') {
   const ctx: GateContext = {
     eventName: 'pull_request',
     owner: 'acme',
@@ -77,7 +77,7 @@ function runSource(runId: number, thePr: PullRequestRef | null = pr) {
     given: () => [],
     tmpRoot: tempDir('rg-ledger-tmp-'),
     now: new Date('2025-06-10T12:00:00Z'),
-    commentName: 'default',
+    commentName,
     warn: () => undefined
   })
 }
@@ -165,6 +165,26 @@ describe("a capability's own record needs no GitHub code of its own", () => {
       'run 902.1: a look at the demo in PR #7'
     ])
     expect(await runSource(903, null).record(demo, rules)).toBe(0)
+  })
+})
+
+describe('the ledgers keep their contexts (the statuses already written must still count)', () => {
+  it('with a comment-name, the holdout look is per head under "(release)", the budget look is one context', async () => {
+    const holdout = loadRules(HOLDOUT_RULES, 'gate.yml')
+    await runSource(901, pr, 'nightly').record(HOLDOUT_LOOKS, holdout)
+    const budget = loadRules(BUDGET_RULES, 'gate.yml')
+    const [rows, , spec] = referenceCapability.inputs(budget.reference as ReferenceRules, budget) as [
+      ExamFileSpec,
+      unknown,
+      ExamRecordSpec<unknown>
+    ]
+    const source = runSource(902, pr, 'nightly')
+    await source.examFile(rows)
+    await source.record(spec, budget)
+    expect(fake.statuses.filter((x) => x.sha === TAG).map((x) => x.context)).toEqual([
+      expect.stringMatching(/^retrieval-gate holdout look \/ nightly \(release\) \/ branch [0-9a-f]{12}$/),
+      'retrieval-gate budget look / nightly'
+    ])
   })
 })
 

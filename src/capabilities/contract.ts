@@ -21,7 +21,7 @@
  * capability"; __tests__/capabilities/throwaway.test.ts proves it). Still closed, so an edit outside the folder
  * for a capability that needs one: the usage line of a CLI override option (src/commands/usage.ts), an action input
  * (action.yml: GitHub reads inputs from that file alone) and a field of the trust section the renderers draw
- * (`TrustParts`). A unit's own reason codes, data and policy are the capability's (UnitResult.marks, policy; the
+ * (`TrustParts`). A unit's own reason codes, data and policy are the capability's (UnitResult.marks, ownPolicy; the
  * parts unitWords, unitNeeds, unitJson); so are its exam records (ExamRecordSpec).
  */
 import type { PairedTable } from '../align/pair.js'

@@ -10,7 +10,7 @@ import type { InconclusivePolicy, Reason, Status } from './types.js'
  *   the rule demands that the candidate be shown better, and `on_inconclusive: pass` cannot turn "nothing
  *   was shown" into "shown";
  * - `on_inconclusive`: any other inconclusive unit (a `non_inferior` interval straddling the margin).
- * A capability's adjustment may set the unit's own policy instead (UnitResult.policy).
+ * A capability's adjustment may set the unit's own policy for its reason instead (UnitResult.ownPolicy).
  */
 export function inconclusivePolicy(reason: Reason, rule: CheckRule): InconclusivePolicy {
   if (reason === 'too_few_queries' || reason === 'interval_unreliable') return 'on_too_few'
@@ -30,12 +30,13 @@ export function policyCounts(policy: InconclusivePolicy, rules: Rules): 'pass' |
  * capability's adjustment set, else the core's by reason and kind).
  */
 export function unitCounts(
-  unit: { status: Status; reason: Reason; policy?: InconclusivePolicy },
+  unit: { status: Status; reason: Reason; ownPolicy?: { reason: Reason; policy: InconclusivePolicy } },
   rule: CheckRule,
   rules: Rules
 ): 'pass' | 'fail' {
   if (unit.status !== 'inconclusive') return unit.status
-  return policyCounts(unit.policy ?? inconclusivePolicy(unit.reason, rule), rules)
+  const own = unit.ownPolicy?.reason === unit.reason ? unit.ownPolicy.policy : undefined
+  return policyCounts(own ?? inconclusivePolicy(unit.reason, rule), rules)
 }
 
 /**

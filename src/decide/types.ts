@@ -72,9 +72,11 @@ export interface UnitResult {
   marks?: Readonly<Record<string, unknown>>
   /**
    * How an inconclusive unit counts when a capability's adjustment gave its reason (a budget that straddles counts
-   * by on_inconclusive, whatever the check's kind); absent: as the core decides by the reason and the kind.
+   * by on_inconclusive, whatever the check's kind), paired with that reason: it applies only while the unit's reason
+   * is `reason`, so a later capability that gives a reason of its own never inherits it. Absent (or another reason):
+   * as the core decides by the reason and the check's kind.
    */
-  policy?: InconclusivePolicy
+  ownPolicy?: { reason: Reason; policy: InconclusivePolicy }
   /** False when more queries cannot settle an inconclusive unit (the holdout looked at too often): next steps skip it. */
   settledByQueries?: false
 }

@@ -151,6 +151,6 @@ export function withBudget(unit: UnitResult, budget: BudgetResult | undefined): 
     ...marked,
     status: budget.status,
     reason: budget.reason,
-    ...(own ? { policy: 'on_inconclusive' as const } : {})
+    ...(own ? { ownPolicy: { reason: budget.reason, policy: 'on_inconclusive' as const } } : {})
   }
 }
