@@ -221,7 +221,15 @@ describe('untrusted text at the start of a line makes no block', () => {
   ]
   const lines = [...STARTS, ...RULES]
   const blocks: Block[] = [
-    { kind: 'paragraph', lines: lines.map((s) => [text(s), words(' (the rest)')]) },
+    {
+      kind: 'paragraph',
+      lines: [
+        ...lines.map((s) => [text(s), words(' (the rest)')]),
+        // words of the report's own that render to nothing or to spaces do not hide where the untrusted text starts
+        ...lines.map((s) => [words(''), text(s)]),
+        ...lines.map((s) => [words('  '), text(s)])
+      ]
+    },
     ...lines.map((s) => paragraph(text(s))),
     { kind: 'list', items: lines.map((s) => ({ spans: [text(s)], children: [[text(s)]] })) }
   ]

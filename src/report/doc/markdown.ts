@@ -52,7 +52,8 @@ export function spansMarkdown(spans: Inline, cell = false): string {
  */
 function lineMarkdown(spans: Inline): string {
   const out = spansMarkdown(spans)
-  if (spans[0]?.kind !== 'text') return out
+  // the span that starts the line as read: spans that render to nothing or to spaces come before it
+  if (spans.find((s) => span(s, false).trim() !== '')?.kind !== 'text') return out
   return out
     .replace(/^ +/, '')
     .replace(/^(?:[-+](?=[ \t]|$)|-+[ \t]*$|=+[ \t]*$)/, '\\$&')
