@@ -122,25 +122,8 @@ export function withSeeds(
         )
         distributions.set(distKey, [dist])
       }
-      const notes = [...c.notes]
-      notes.push(
-        `two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`
-      )
-      // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included).
-      const drawn = percentileInterval(dist, confidence)
-      const ci = hull(drawn, c.ci)
-      const out: Comparison = {
-        ...c,
-        ci,
-        ownCi: hull(drawn, c.ownCi),
-        interval: 'percentile',
-        intervalNote: null,
-        pValue: null,
-        test: null,
-        gained: null,
-        lost: null,
-        notes
-      }
+      const note = `two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; ${FIXED}`
+      const out: Comparison = { ...overSeeds(c, percentileInterval(dist, confidence), [note]), interval: 'percentile' }
       cache.set(key, out)
       return out
     }
@@ -158,39 +141,31 @@ function seedTComparison(
   confidence: number,
   count: { baseline: number; candidate: number }
 ): Comparison {
-  const notes = [...c.notes]
   const t = seedInterval(columns, confidence)
-  if (t === null) return { ...c, pValue: null, test: null, gained: null, lost: null, notes }
+  if (t === null) return { ...c, pValue: null, test: null, gained: null, lost: null, notes: [...c.notes] }
   const seedsWords = `${count.baseline} baseline and ${count.candidate} candidate seeds`
-  if (t.training === 'measured')
-    notes.push(
-      `t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`
-    )
-  else {
-    const [one, other] = t.training === 'assumed_from_candidate' ? ['baseline', 'candidate'] : ['candidate', 'baseline']
-    notes.push(
-      `t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`
-    )
-  }
-  notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed')
-  // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included):
-  // seeds can only add the training noise, never take away what the queries showed.
-  const ci = hull(t.ci, c.ci)
-  return {
-    ...c,
-    ci,
-    ownCi: hull(t.ci, c.ownCi),
-    interval: 'seeds-t',
-    widened: ci[0] !== t.ci[0] || ci[1] !== t.ci[1] ? 'student' : null,
-    intervalNote: null,
-    se: t.se,
-    df: t.df,
-    pValue: null,
-    test: null,
-    gained: null,
-    lost: null,
-    notes
-  }
+  const [one, other] = t.training === 'assumed_from_candidate' ? ['baseline', 'candidate'] : ['candidate', 'baseline']
+  const note =
+    t.training === 'measured'
+      ? `t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`
+      : `t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`
+  const out = overSeeds(c, t.ci, [note, FIXED])
+  const widened = out.ci[0] !== t.ci[0] || out.ci[1] !== t.ci[1] ? 'student' : null
+  return { ...out, interval: 'seeds-t', widened, se: t.se, df: t.df }
+}
+
+/** What every interval over seeds leaves as it was (the notes say so). */
+const FIXED = 'the randomization test and the t cross-check see the seed-averaged values as fixed'
+
+/**
+ * `c` with an interval over seeds and queries: never narrower than the queries' own interval (the law on the
+ * seed-averaged rows, its shared bounds included: seeds can only add the training noise, never take away what the
+ * queries showed), and without the test and the gained / lost counts, which see the seed-averaged values as fixed.
+ */
+function overSeeds(c: Comparison, drawn: [number, number], notes: string[]): Comparison {
+  const ci = hull(drawn, c.ci)
+  const dropped = { intervalNote: null, pValue: null, test: null, gained: null, lost: null }
+  return { ...c, ci, ownCi: hull(drawn, c.ownCi), ...dropped, notes: [...c.notes, ...notes] }
 }
 
 const dfWords = (df: number): string =>
