@@ -44,25 +44,9 @@ export interface SeedsSummary {
   metrics: SeedMetricSummary[]
 }
 
-/**
- * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
- * and queries: the t interval over seeds and queries (src/capabilities/seeds/interval.ts) under statistics.interval auto,
- * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
- * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
- * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
- * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
- *
- * Refuses (InputError at the rule key) what the intervals over seeds do not model: clusters, target
- * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
- */
-export function withSeeds(
-  engine: StatsEngine,
-  table: PairedTable,
-  rules: Rules,
-  seeds: SeedSides
-): { stats: StatsEngine; summary: SeedsSummary } {
+/** What the report says about seeds, per metric from `engine` (the seeds' engine: its deltas are the averaged rows'). */
+export function seedsSummary(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): SeedsSummary {
   const twoLevel = seedsDeclared(rules.statistics)
-  const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
   const all = engine.members([])
   const metrics = [...rules.metrics.keys()].map((metric) => {
     const cols = seedColumns(table, seeds, metric, all)
@@ -80,7 +64,7 @@ export function withSeeds(
       withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread
     }
   })
-  const summary: SeedsSummary = {
+  return {
     baseline: seeds.baseline.map((s) => s.source),
     candidate: seeds.candidate.map((s) => s.source),
     minSeeds: rules.statistics.minSeeds ?? null,
@@ -88,11 +72,26 @@ export function withSeeds(
     interval: !twoLevel ? 'queries only' : rules.statistics.interval === 'auto' ? 'seeds-t' : 'two-level bootstrap',
     metrics
   }
-  if (!twoLevel) return { stats: { ...engine, seeds: count }, summary }
+}
+
+/**
+ * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
+ * and queries: the t interval over seeds and queries (src/capabilities/seeds/interval.ts) under statistics.interval auto,
+ * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
+ * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
+ * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
+ * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
+ *
+ * Refuses (InputError at the rule key) what the intervals over seeds do not model: clusters, target
+ * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
+ */
+export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): StatsEngine {
+  const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
+  if (!seedsDeclared(rules.statistics)) return { ...engine, seeds: count }
   // Bounded like the engine's resamples: one sorted distribution per metric and slice would grow with resamples x slices.
   const distributions = createResampleCache(RESAMPLE_CACHE_BYTES)
   const cache = new Map<string, Comparison>()
-  const stats: StatsEngine = {
+  return {
     members: (filters) => engine.members(filters),
     differences: (metric) => engine.differences(metric),
     level: (metric, filters, confidence) => engine.level(metric, filters, confidence),
@@ -128,7 +127,6 @@ export function withSeeds(
       return out
     }
   }
-  return { stats, summary }
 }
 
 /**
