@@ -14,7 +14,7 @@ import { loadRules } from '../../src/config/rules.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
-import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
+import { bootstrapDistribution } from '../stats/helpers.js'
 import { createStats } from '../../src/stats/compare.js'
 import { buildDesign } from '../../src/stats/design.js'
 

@@ -4,10 +4,9 @@
  * shows up as a bit difference. Plus the properties the report relies on (determinism, blocks).
  */
 import { describe, expect, it } from '@jest/globals'
-import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { estimate, type Design } from '../../src/stats/design.js'
 import { BLOCK, blockState, xoshiro128ss } from '../../src/stats/rng.js'
-import { designOf } from './helpers.js'
+import { bootstrapDistribution, designOf } from './helpers.js'
 
 /** The plan written plainly: per block its own stream; per resample, per stratum, draw size units. */
 function naive(design: Design, resamples: number, seed: string, stream: string): Float64Array[] {

@@ -5,12 +5,12 @@
  * unit per stratum costs one value per column however many resamples are asked for.
  */
 import { describe, expect, it } from '@jest/globals'
-import { bootstrapDistribution, bootstrapPlan, COUNTS_PER_GROUP } from '../../src/stats/bootstrap.js'
+import { bootstrapPlan, COUNTS_PER_GROUP } from '../../src/stats/bootstrap.js'
 import { statsKernels } from '../../src/stats/kernels.js'
 import { estimate, type Design } from '../../src/stats/design.js'
 import { blockState } from '../../src/stats/rng.js'
 import { createRunner, SYNC_RUNNER } from '../../src/stats/threads.js'
-import { designOf } from './helpers.js'
+import { bootstrapDistribution, designOf } from './helpers.js'
 
 /** log(m!): exact sum below 20, else Stirling's series m log m − m + ½ log 2πm + 1/12m − 1/360m³ + 1/1260m⁵ (error below 1e-12). */
 function logFactorial(m: number): number {

@@ -2,7 +2,10 @@
 import type { PairedTable } from '../../src/align/pair.js'
 import type { StatisticsRules } from '../../src/config/types.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
+import { bootstrapPlan, type ResampleDraw } from '../../src/stats/bootstrap.js'
 import { buildDesign, type Design } from '../../src/stats/design.js'
+import { signFlipPlan, type PatternDraw, type Randomization } from '../../src/stats/randomization.js'
+import { SYNC_RUNNER, type KernelRunner } from '../../src/stats/threads.js'
 
 export function statistics(over: Partial<StatisticsRules> = {}): StatisticsRules {
   return {
@@ -85,4 +88,22 @@ export function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+/** Every column's bootstrap resamples, sorted: a {@link bootstrapPlan} run to the end. */
+export function bootstrapDistribution(
+  design: Design,
+  draw: ResampleDraw,
+  runner: KernelRunner = SYNC_RUNNER
+): Float64Array[] {
+  const plan = bootstrapPlan(design, draw)
+  runner.run(plan.jobs)
+  return plan.finish().map((column) => column.sort())
+}
+
+/** The sign-flip test of every column: a {@link signFlipPlan} run to the end. */
+export function signFlipTest(design: Design, draw: PatternDraw, runner: KernelRunner = SYNC_RUNNER): Randomization {
+  const plan = signFlipPlan(design, draw)
+  runner.run(plan.jobs)
+  return plan.finish()
 }

@@ -13,12 +13,10 @@ const acceleration = (design: Design, c: number): number => fromMoments(momentsO
 /** A design column's summary from its moments, and the paired t cross-check a comparison reports from it. */
 const summaryOf = (design: Design, c: number) => summarise(momentsOfDesign(design, c))
 const tInterval = (design: Design, c: number, confidence: number) => tTest(summaryOf(design, c), confidence)
-import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
 import { estimate } from '../../src/stats/design.js'
 import { adjustPValues, familyConfidence } from '../../src/stats/multiplicity.js'
 import { minimumDetectable, queriesToSettle } from '../../src/stats/power.js'
-import { signFlipTest } from '../../src/stats/randomization.js'
-import { designOf } from './helpers.js'
+import { bootstrapDistribution, designOf, signFlipTest } from './helpers.js'
 
 const close = (actual: number, expected: number, tol: number): void => {
   expect(Math.abs(actual - expected)).toBeLessThanOrEqual(tol)

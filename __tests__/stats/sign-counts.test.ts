@@ -5,11 +5,11 @@
  * the same; the p-values are checked against the exact binomial law (scipy calls next to each value).
  */
 import { describe, expect, it } from '@jest/globals'
-import { signFlipPlan, signFlipTest } from '../../src/stats/randomization.js'
+import { signFlipPlan } from '../../src/stats/randomization.js'
 import { statsKernels } from '../../src/stats/kernels.js'
 import { blockState } from '../../src/stats/rng.js'
 import { createRunner } from '../../src/stats/threads.js'
-import { designOf } from './helpers.js'
+import { designOf, signFlipTest } from './helpers.js'
 
 /** n values: `plus` of +1, `minus` of −1, the rest 0. */
 const column = (n: number, plus: number, minus: number): number[] =>

@@ -6,12 +6,12 @@
  */
 import { gateSides } from '../helpers.js'
 import { describe, expect, it } from '@jest/globals'
-import { bootstrapDistribution, bootstrapPlan } from '../../src/stats/bootstrap.js'
-import { signFlipPlan, signFlipTest } from '../../src/stats/randomization.js'
+import { bootstrapPlan } from '../../src/stats/bootstrap.js'
+import { signFlipPlan } from '../../src/stats/randomization.js'
 import { createRunner, MAX_THREADS, SYNC_RUNNER, threadsFrom } from '../../src/stats/threads.js'
 import { loadRules } from '../../src/config/rules.js'
 import { toJsonReport } from '../../src/report/json.js'
-import { designOf, mulberry32, sideOf } from './helpers.js'
+import { bootstrapDistribution, designOf, mulberry32, sideOf, signFlipTest } from './helpers.js'
 
 const bits = (a: Float64Array): number[] =>
   Array.from(new Uint32Array(a.buffer.slice(a.byteOffset, a.byteOffset + a.byteLength)))

@@ -24,7 +24,9 @@ import { cliInputSource } from '../../src/commands/cli-source.js'
 import type { Comparison } from '../../src/stats/compare.js'
 import { loadRules } from '../../src/config/rules.js'
 import { warehouseSql } from '../../src/stats/warehouse-sql.js'
-import { md5Key, seedKeys, unitWeight } from '../../src/stats/poisson-weights.js'
+import { seedKeys } from '../../src/stats/poisson-weights.js'
+import { md5Head } from '../../src/util/md5.js'
+import { unitWeight } from '../stats/hash-reference.js'
 
 const dir = tempDir('rg-warehouse-')
 const at = (name: string): string => path.join(dir, name)
@@ -194,7 +196,7 @@ describe('the SQL computes the defined weights', () => {
       )
     ).getRowObjects()
     const { weights } = seedKeys('5')
-    const keys = sides()[0].map((x) => md5Key(x.query_id as string))
+    const keys = sides()[0].map((x) => md5Head(x.query_id as string))
     for (const j of [0, 1, 250, 499]) {
       let even = 0
       let odd = 0

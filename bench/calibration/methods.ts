@@ -1,6 +1,6 @@
 import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
 import { acceleration, momentsOfDesign, summarise } from '../../src/stats/moments.js'
-import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
+import { bootstrapPlan, type ResampleDraw } from '../../src/stats/bootstrap.js'
 import { buildDesign, estimate, type Design } from '../../src/stats/design.js'
 import { studentInterval } from '../../src/stats/interval.js'
 import { blockState, xoshiro128ss } from '../../src/stats/rng.js'
@@ -10,6 +10,7 @@ import { kappaWeighted, kappaWeighting } from '../../src/capabilities/judge/kapp
 import { quantileSorted } from '../../src/util/quantile.js'
 import type { StatisticsRules } from '../../src/config/types.js'
 import type { PairedTable } from '../../src/align/pair.js'
+import { SYNC_RUNNER } from '../../src/stats/threads.js'
 
 /**
  * The interval methods the calibration study compares with the gate's own (src/stats/closed-form-interval.ts,
@@ -18,6 +19,13 @@ import type { PairedTable } from '../../src/align/pair.js'
  * cluster-robust t with clusters − 1 df, the studentized bootstrap, the wild cluster bootstrap, Newcombe's hybrid
  * score interval), each as the literature defines it. Not used by the product.
  */
+
+/** The first column's bootstrap resamples, sorted (a bootstrap plan run on this thread). */
+export function sortedResamples(design: Design, draw: ResampleDraw): Float64Array {
+  const plan = bootstrapPlan(design, draw)
+  SYNC_RUNNER.run(plan.jobs)
+  return plan.finish()[0].sort()
+}
 
 const STATS: StatisticsRules = {
   confidence: 0.95,
@@ -45,7 +53,7 @@ export function bootstrapIntervals(
   stream: string,
   confidence = 0.95
 ): { percentile: [number, number]; bca: [number, number] } {
-  const sorted = bootstrapDistribution(design, { resamples, seed: 'calibration', stream })[0]
+  const sorted = sortedResamples(design, { resamples, seed: 'calibration', stream })
   return {
     percentile: percentileInterval(sorted, confidence),
     bca: bcaInterval(sorted, estimate(design, 0), acceleration(momentsOfDesign(design, 0)), confidence).ci

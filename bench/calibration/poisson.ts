@@ -1,7 +1,7 @@
 import type { StatisticsRules } from '../../src/config/types.js'
 import { bcaInterval, percentileInterval } from '../../src/stats/bca.js'
 import { acceleration, momentsOfDesign } from '../../src/stats/moments.js'
-import { bootstrapDistribution } from '../../src/stats/bootstrap.js'
+import { sortedResamples } from './methods.js'
 import { MARGIN, simulate, type Cell } from './poisson-cells.js'
 import { buildDesign, estimate, type Design } from '../../src/stats/design.js'
 import { poissonJob } from '../../src/stats/poisson.js'
@@ -79,7 +79,7 @@ export function runPoissonCell(
       ],
       [
         'multinomial percentile',
-        percentileInterval(bootstrapDistribution(design, { resamples, seed, stream: `sim${s}` })[0], confidence)
+        percentileInterval(sortedResamples(design, { resamples, seed, stream: `sim${s}` }), confidence)
       ]
     ])
     for (const m of methods) {

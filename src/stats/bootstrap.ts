@@ -1,29 +1,7 @@
 import { columnsOf, type Design } from './design.js'
 import type { BootstrapJob, KernelJob, MultinomialJob } from './kernels.js'
 import { BLOCK, blockStates, countsStates } from './rng.js'
-import { SYNC_RUNNER, type KernelPlan, type KernelRunner } from './threads.js'
-
-/**
- * The bootstrap distribution of every column's estimate under one shared resampling plan: per resample,
- * units are drawn with replacement within each stratum (queries, or whole clusters) and every column is
- * accumulated in the same pass over a row-major typed array, one local accumulator per column. Returns per
- * column the resampled estimates sorted ascending (any quantile, hence any confidence level, is read from them).
- *
- * Speed: the generator (xoshiro128**) is inlined, indices come from one uint32 by multiply-shift
- * (floor(r·size / 2^32); its bias is below size / 2^32, about 2e-6 for 7,000 queries), and nothing is
- * allocated per resample (src/stats/kernels.ts). Resamples are made in blocks of {@link BLOCK}, each with its
- * own stream derived from (seed, stream, block), so the bytes do not depend on scheduling: the `runner`
- * (src/stats/threads.ts) may spread the blocks over threads and the result is the same.
- */
-export function bootstrapDistribution(
-  design: Design,
-  draw: ResampleDraw,
-  runner: KernelRunner = SYNC_RUNNER
-): Float64Array[] {
-  const plan = bootstrapPlan(design, draw)
-  runner.run(plan.jobs)
-  return plan.finish().map((column) => column.sort())
-}
+import type { KernelPlan } from './threads.js'
 
 /**
  * How many resamples to draw and the random streams they come from: the run's seed and the subset's key (the
@@ -52,10 +30,18 @@ export interface BootstrapPlanOptions extends ResampleDraw {
 export const COUNTS_PER_GROUP = 32
 
 /**
- * The work of {@link bootstrapDistribution} as kernel jobs (none for an empty design) and the step that
- * reads the result once they have run: lets a caller run several plans' jobs as one batch of units. The
- * result is per column the resamples in the order drawn, not sorted: a caller that reads a few order
- * statistics selects them (src/util/order-statistics.ts) instead of paying for a sort.
+ * The bootstrap distribution of every column's estimate under one shared resampling plan, as kernel jobs (none
+ * for an empty design) and the step that reads the result once they have run: lets a caller run several plans'
+ * jobs as one batch of units. Per resample, units are drawn with replacement within each stratum (queries, or
+ * whole clusters) and every column is accumulated in the same pass over a row-major typed array, one local
+ * accumulator per column. The result is per column the resamples in the order drawn, not sorted: a caller that
+ * reads a few order statistics selects them (src/util/order-statistics.ts) instead of paying for a sort.
+ *
+ * Speed: the generator (xoshiro128**) is inlined, indices come from one uint32 by multiply-shift
+ * (floor(r·size / 2^32); its bias is below size / 2^32, about 2e-6 for 7,000 queries), and nothing is
+ * allocated per resample (src/stats/kernels.ts). Resamples are made in blocks of {@link BLOCK}, each with its
+ * own stream derived from (seed, stream, block), so the bytes do not depend on scheduling: the runner
+ * (src/stats/threads.ts) may spread the blocks over threads and the result is the same.
  *
  * Two ways to draw, chosen per column from the data alone (so the bytes depend on the data and the seed
  * only), with the same law: drawing `size` units with replacement per stratum (an index per draw), or, for

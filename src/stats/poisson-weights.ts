@@ -3,9 +3,10 @@ import { md5Head } from '../util/md5.js'
 /**
  * The Poisson bootstrap's weights and the sign-flip test's signs as pure functions of (seed, unit, index), so
  * that any engine holding the rows computes the same ones (docs/scale.md, "Beyond one machine"): the kernels of
- * src/stats/kernels.ts inline these steps, and src/stats/warehouse-sql.ts writes them as SQL. Everything is
- * 32-bit unsigned arithmetic (xor, shifts, multiplication and addition modulo 2^32), which JavaScript has
- * (Math.imul) and which SQL engines compute exactly in 64-bit integers (each product split in 16-bit halves).
+ * src/stats/kernels.ts inline these steps, src/stats/warehouse-sql.ts writes them as SQL, and the tests' reference
+ * (__tests__/stats/hash-reference.ts) computes them one value at a time. Everything is 32-bit unsigned arithmetic
+ * (xor, shifts, multiplication and addition modulo 2^32), which JavaScript has (Math.imul) and which SQL engines
+ * compute exactly in 64-bit integers (each product split in 16-bit halves).
  *
  * - A unit's key: the MD5 of its id (the query id, or the cluster's value) as UTF-8; K1 = its bytes 0..3 and
  *   K2 = its bytes 4..7, big-endian (the first 16 hex digits of md5(id), a function DuckDB, Spark SQL and
@@ -31,45 +32,11 @@ export const HASH_M2 = 0xc2b2ae35
  */
 export const POISSON_THRESHOLDS: readonly number[] = [24109, 48219, 60273, 64292, 65296, 65497, 65531, 65535]
 
-/** The weight of a 16-bit u (0 .. 65535): Poisson(1) by inversion. */
-export function poissonWeight(u16: number): number {
-  let w = 0
-  while (w < POISSON_THRESHOLDS.length && u16 >= POISSON_THRESHOLDS[w]) w++
-  return w
-}
-
-/** The hash of a unit's keys (k1, k2), a seed key s and word j, as an unsigned 32-bit integer. */
-export function unitHash(k1: number, k2: number, s: number, j: number): number {
-  let x = ((k1 ^ s) + Math.imul(j, HASH_STEP)) | 0
-  x ^= x >>> 16
-  x = Math.imul(x, HASH_M1)
-  x ^= x >>> 13
-  x = Math.imul(x ^ k2, HASH_M2)
-  x ^= x >>> 16
-  return x >>> 0
-}
-
-/** Unit (k1, k2)'s Poisson weight in resample b under seed key s. */
-export function unitWeight(k1: number, k2: number, s: number, b: number): number {
-  const x = unitHash(k1, k2, s, b >>> 1)
-  return poissonWeight(b & 1 ? x >>> 16 : x & 0xffff)
-}
-
-/** Unit (k1, k2)'s sign (+1 or −1) in sign pattern p under seed key s. */
-export function unitSign(k1: number, k2: number, s: number, p: number): number {
-  return (unitHash(k1, k2, s, p >>> 5) >>> (p & 31)) & 1 ? -1 : 1
-}
-
-/** The first 8 bytes of md5(text) as two signed 32-bit integers (big-endian), as the kernels hold them. */
-export function md5Key(text: string): [number, number] {
-  return md5Head(text)
-}
-
 /** The seed keys of the weights and of the signs (see the module comment). */
 export function seedKeys(seed: string): { weights: number; signs: number } {
   return {
-    weights: md5Key(`retrieval-gate/weights\u0000${seed}`)[0],
-    signs: md5Key(`retrieval-gate/signs\u0000${seed}`)[0]
+    weights: md5Head(`retrieval-gate/weights\u0000${seed}`)[0],
+    signs: md5Head(`retrieval-gate/signs\u0000${seed}`)[0]
   }
 }
 
@@ -84,7 +51,7 @@ export function keysOf(
   const keys1 = alloc(ids.length)
   const keys2 = alloc(ids.length)
   ids.forEach((id, i) => {
-    const [a, b] = md5Key(id)
+    const [a, b] = md5Head(id)
     keys1[i] = a
     keys2[i] = b
   })

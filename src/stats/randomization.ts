@@ -1,7 +1,7 @@
 import { denominator, type Design } from './design.js'
 import type { FlipJob, HashFlipJob, KernelJob, SignCountJob } from './kernels.js'
 import { BLOCK, blockStates, countsStates } from './rng.js'
-import { SYNC_RUNNER, workerArray, type KernelPlan, type KernelRunner } from './threads.js'
+import { workerArray, type KernelPlan } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
 const { abs } = Math
@@ -18,27 +18,6 @@ export interface Randomization {
 
 /** Largest number of units enumerated exactly (2^20 patterns), whatever `permutations` says; from sums too (sums-draws.ts). */
 export const EXACT_UNITS = 20
-
-/**
- * Paired randomization test (Fisher's sign-flip test, the usual significance test in IR evaluation): under
- * "no difference" every unit's difference is as likely to have the opposite sign, so the statistic
- * T = Σ_u ± y_u, with y_u the unit's contribution to the estimate (see {@link Design}), is compared with
- * its distribution under random signs. Clusters are flipped whole, strata keep their weights.
- *
- * Two-sided p = share of sign patterns with |T*| >= |T| (a tolerance of 1e-9 · Σ|y_u| absorbs rounding,
- * so mathematically equal sums tie). When 2^units <= permutations every pattern is enumerated and the
- * p-value is exact; otherwise p = (1 + hits) / (1 + permutations) over random patterns, which is never 0.
- *
- * Speed: one uint32 gives 32 signs; units are taken four at a time through a 16-entry table of the four
- * signed partial sums (one table per column, small enough to stay in cache), so a flip costs a quarter of
- * the additions. All columns share the signs. Patterns come in blocks of {@link BLOCK}, each with its own
- * stream (src/stats/kernels.ts), so the `runner` may spread the blocks over threads with the same result.
- */
-export function signFlipTest(design: Design, draw: PatternDraw, runner: KernelRunner = SYNC_RUNNER): Randomization {
-  const plan = signFlipPlan(design, draw)
-  runner.run(plan.jobs)
-  return plan.finish()
-}
 
 /**
  * How many random sign patterns to draw and the random streams they come from: the run's seed and the subset's key
@@ -96,7 +75,22 @@ function everyPattern(
   return { pValues: hits.map((h) => h / patterns), permutations: patterns, exact: true }
 }
 
-/** The work of {@link signFlipTest} as kernel jobs (none when exact) and the step that reads the result once they have run. */
+/**
+ * Paired randomization test (Fisher's sign-flip test, the usual significance test in IR evaluation), as kernel
+ * jobs (none when exact) and the step that reads the result once they have run: under
+ * "no difference" every unit's difference is as likely to have the opposite sign, so the statistic
+ * T = Σ_u ± y_u, with y_u the unit's contribution to the estimate (see {@link Design}), is compared with
+ * its distribution under random signs. Clusters are flipped whole, strata keep their weights.
+ *
+ * Two-sided p = share of sign patterns with |T*| >= |T| (a tolerance of 1e-9 · Σ|y_u| absorbs rounding,
+ * so mathematically equal sums tie). When 2^units <= permutations every pattern is enumerated and the
+ * p-value is exact; otherwise p = (1 + hits) / (1 + permutations) over random patterns, which is never 0.
+ *
+ * Speed: one uint32 gives 32 signs; units are taken four at a time through a 16-entry table of the four
+ * signed partial sums (one table per column, small enough to stay in cache), so a flip costs a quarter of
+ * the additions. All columns share the signs. Patterns come in blocks of {@link BLOCK}, each with its own
+ * stream (src/stats/kernels.ts), so a runner may spread the blocks over threads with the same result.
+ */
 export function signFlipPlan(design: Design, options: SignFlipPlanOptions): KernelPlan<Randomization> {
   const { permutations, seed, stream, flips } = options
   const { k, units } = design

@@ -3,7 +3,8 @@ import type { StatisticsRules } from '../config/types.js'
 import { bootstrapPlan, COUNTS_PER_GROUP, type Groups, type IndexDraw } from './bootstrap.js'
 import type { Design } from './design.js'
 import { hashFlipJob, poissonJob, type UnitKeys } from './poisson.js'
-import { keysOf, md5Key, seedKeys } from './poisson-weights.js'
+import { keysOf, seedKeys } from './poisson-weights.js'
+import { md5Head } from '../util/md5.js'
 import { signFlipPlan, type FlipDraw, type Randomization } from './randomization.js'
 import { workerInts, type KernelPlan } from './threads.js'
 
@@ -170,7 +171,7 @@ function unitKeysOf(
       members.forEach((row, j) => {
         const value = cluster[row]
         let key = byValue.get(value)
-        if (!key) byValue.set(value, (key = md5Key(value)))
+        if (!key) byValue.set(value, (key = md5Head(value)))
         keys1[design.unitOfMember[j]] = key[0]
         keys2[design.unitOfMember[j]] = key[1]
       })

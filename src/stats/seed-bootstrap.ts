@@ -14,19 +14,6 @@ export interface SeedColumns {
   cand: Float64Array[]
 }
 
-/**
- * The difference of seed-averaged means: (1/n) Σ_q [ mean_s cand[s][q] − mean_s base[s][q] ]. Because every
- * seed covers the same queries this equals mean_s(seed mean of cand) − mean_s(seed mean of base): both
- * definitions agree (the sum is linear); __tests__/stats/seed-bootstrap.test.ts checks it.
- */
-export function seedAveragedDelta(columns: SeedColumns): number {
-  const n = columns.base[0]?.length ?? 0
-  if (n === 0) return Number.NaN
-  let sum = 0
-  for (let q = 0; q < n; q++) sum += seedMean(columns.cand, q) - seedMean(columns.base, q)
-  return sum / n
-}
-
 /** Mean over the seeds of query q (summed in seed order: the averaged rows use the same order, to the bit). */
 export function seedMean(rows: Float64Array[], q: number): number {
   let s = 0
@@ -35,10 +22,11 @@ export function seedMean(rows: Float64Array[], q: number): number {
 }
 
 /**
- * The two-level bootstrap distribution of {@link seedAveragedDelta}, sorted ascending. Per resample: each side's
- * seeds are drawn with replacement (as many as it has, independently per side: the two trainings are
- * independent), then the queries are drawn with replacement once, shared by both sides and every seed (the
- * pairing by query is kept). The statistic is recomputed on the drawn seeds and queries.
+ * The two-level bootstrap distribution of the difference of seed-averaged means, (1/n) Σ_q [ mean_s cand[s][q] −
+ * mean_s base[s][q] ] (as every seed covers the same queries, also mean_s(seed mean of cand) − mean_s(seed mean of
+ * base)), sorted ascending. Per resample: each side's seeds are drawn with replacement (as many as it has,
+ * independently per side: the two trainings are independent), then the queries are drawn with replacement once,
+ * shared by both sides and every seed (the pairing by query is kept). The statistic is recomputed on the drawn seeds and queries.
  *
  * Cost O(resamples · (seeds_b + seeds_c) · n): per resample each drawn query's seed-weighted difference is
  * summed. Blocks of {@link BLOCK} resamples each have their own stream from (seed, stream, block), as the

@@ -15,8 +15,8 @@ import { HISTOGRAM_MAX_VALUES, POISSON_FROM_UNITS } from './resampling.js'
 /**
  * The SQL of `retrieval-gate sql` (docs/scale.md, "Beyond one machine"): one statement that computes, where the
  * rows are, every sum the gate needs to decide as it would from the rows, and returns them as one long table
- * (the aggregates format, {@link AGGREGATE_COLUMNS}), which the gate reads with `gate --aggregates FILE`
- * (src/readers/aggregates.ts). Per shard, subset (every family of src/config/subset-families.ts, every value of
+ * (the aggregates format, AGGREGATE_COLUMNS of src/model/aggregates.ts), which the gate reads with
+ * `gate --aggregates FILE` (src/readers/aggregates.ts). Per shard, subset (every family of src/config/subset-families.ts, every value of
  * its attribute), stratum (statistics.weights.by) and metric:
  *
  * - `sums`: queries, Σ d, Σ |d|, Σ baseline, Σ candidate, the centred Σ (d − mean)² and Σ (d − mean)³ and the same
@@ -34,20 +34,6 @@ import { HISTOGRAM_MAX_VALUES, POISSON_FROM_UNITS } from './resampling.js'
  *
  * Standard SQL with one dialect table ({@link DIALECTS}): DuckDB (run by the tests), Spark SQL and BigQuery.
  */
-
-/** The aggregates' columns, in order (docs/scale.md, "The aggregates format"). */
-export const AGGREGATE_COLUMNS = [
-  'section',
-  'shard',
-  'family',
-  'value',
-  'stratum',
-  'metric',
-  'stat',
-  'slot',
-  'x',
-  'y'
-] as const
 
 /** Where the rows are and how the statement is written. */
 export interface SqlOptions {

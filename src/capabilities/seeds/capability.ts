@@ -3,7 +3,7 @@ import type { SeedSides } from '../../align/seeds.js'
 import type { StatisticsRules } from '../../config/types.js'
 import { SECTION_TITLES } from '../../report/sections.js'
 import { seedSentences, seedsBody, seedsJson } from './report.js'
-import { seedRules, withSeeds, type SeedsSummary } from './stats.js'
+import { seedRules, seedsSummary, withSeeds, type SeedsSummary } from './stats.js'
 import type { Capability } from '../contract.js'
 import { refuseRepeatedSeeds, refuseUndeclaredSeeds } from './identity.js'
 import { metricBounds, seedsDeclared } from '../../stats/law.js'
@@ -41,10 +41,10 @@ export const seedsCapability: Capability<StatisticsRules, SeedSides, SeedsSummar
     return seedRules(rules)
   },
   stats: (engine, { rules, table, core, config }) =>
-    counted(config) ? withSeeds(engine, table, rules, core.seeds).stats : engine,
+    counted(config) ? withSeeds(engine, table, rules, core.seeds) : engine,
   assess({ rules, table, stats, core, config }) {
     if (!counted(config)) return { guards: [], summary: null, parts: {} }
-    const summary = withSeeds(stats, table, rules, core.seeds).summary
+    const summary = seedsSummary(stats, table, rules, core.seeds)
     return {
       guards: [],
       summary,

@@ -1,4 +1,4 @@
-import { seedMean, type SeedColumns } from '../../stats/seed-bootstrap.js'
+import { seedMean, seedSpread, type SeedColumns } from '../../stats/seed-bootstrap.js'
 import { tQuantile } from '../../stats/special.js'
 
 /** Whose training variance an interval over seeds measured. */
@@ -63,8 +63,8 @@ export function seedInterval(columns: SeedColumns, confidence: number): SeedInte
   }
   const noise = residualDf > 0 ? residual / residualDf : 0
   const queryVariance = n > 1 ? Math.max(0, varianceOf(d) - noise * both) / n : 0
-  const varB = sb > 1 ? varianceOf(seedMeans(columns.base)) : null
-  const varC = sc > 1 ? varianceOf(seedMeans(columns.cand)) : null
+  const varB = sb > 1 ? varianceOf(seedSpread(columns.base).means) : null
+  const varC = sc > 1 ? varianceOf(seedSpread(columns.cand).means) : null
   let seedVariance: number
   let seedDf: number
   let training: TrainingVariance
@@ -103,15 +103,11 @@ function varianceOf(x: ArrayLike<number>): number {
   return ss / (x.length - 1)
 }
 
-function seedMeans(rows: Float64Array[]): Float64Array {
-  return Float64Array.from(rows, (row) => meanOf(row))
-}
-
 /** Σ (x_sq − x̄_s· − x̄_·q + x̄)² and its (S − 1)(n − 1) degrees of freedom. */
 function twoWayResidual(rows: Float64Array[]): { ss: number; df: number } {
   const s = rows.length
   const n = rows[0].length
-  const seeds = seedMeans(rows)
+  const seeds = seedSpread(rows).means
   const grand = meanOf(seeds)
   let ss = 0
   for (let q = 0; q < n; q++) {

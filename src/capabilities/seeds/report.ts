@@ -85,7 +85,6 @@ export function seedsBody(seeds: SeedsSummary, result: GateResult): Block[] {
 
 /** The JSON report's `seeds` field (docs/report.md). */
 export function seedsJson(seeds: SeedsSummary): Record<string, unknown> {
-  const side = (s: SeedSpread): Record<string, unknown> => ({ means: s.means, sd: s.sd, min: s.min, max: s.max })
   return {
     baseline_files: seeds.baseline,
     candidate_files: seeds.candidate,
@@ -99,8 +98,8 @@ export function seedsJson(seeds: SeedsSummary): Record<string, unknown> {
     metrics: seeds.metrics.map((m) => ({
       metric: m.metric,
       delta: m.delta,
-      baseline: side(m.baseline),
-      candidate: side(m.candidate),
+      baseline: m.baseline,
+      candidate: m.candidate,
       spread: m.spread,
       within_spread: m.withinSpread
     }))

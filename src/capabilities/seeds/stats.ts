@@ -44,25 +44,9 @@ export interface SeedsSummary {
   metrics: SeedMetricSummary[]
 }
 
-/**
- * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
- * and queries: the t interval over seeds and queries (src/capabilities/seeds/interval.ts) under statistics.interval auto,
- * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
- * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
- * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
- * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
- *
- * Refuses (InputError at the rule key) what the intervals over seeds do not model: clusters, target
- * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
- */
-export function withSeeds(
-  engine: StatsEngine,
-  table: PairedTable,
-  rules: Rules,
-  seeds: SeedSides
-): { stats: StatsEngine; summary: SeedsSummary } {
+/** What the report says about seeds, per metric from `engine` (the seeds' engine: its deltas are the averaged rows'). */
+export function seedsSummary(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): SeedsSummary {
   const twoLevel = seedsDeclared(rules.statistics)
-  const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
   const all = engine.members([])
   const metrics = [...rules.metrics.keys()].map((metric) => {
     const cols = seedColumns(table, seeds, metric, all)
@@ -80,7 +64,7 @@ export function withSeeds(
       withinSpread: spread !== null && spread > NO_SPREAD && Math.abs(delta) < spread
     }
   })
-  const summary: SeedsSummary = {
+  return {
     baseline: seeds.baseline.map((s) => s.source),
     candidate: seeds.candidate.map((s) => s.source),
     minSeeds: rules.statistics.minSeeds ?? null,
@@ -88,11 +72,26 @@ export function withSeeds(
     interval: !twoLevel ? 'queries only' : rules.statistics.interval === 'auto' ? 'seeds-t' : 'two-level bootstrap',
     metrics
   }
-  if (!twoLevel) return { stats: { ...engine, seeds: count }, summary }
+}
+
+/**
+ * Wraps the query-level engine (built on the seed-averaged rows) so that every comparison's interval covers seeds
+ * and queries: the t interval over seeds and queries (src/capabilities/seeds/interval.ts) under statistics.interval auto,
+ * the two-level bootstrap (src/stats/seed-bootstrap.ts) when the rules ask for percentile or bca. Estimates, W/L/T and regressions
+ * stay those of the averaged rows, which is the same statistic. The randomization test and the t cross-check
+ * still see the averaged values as fixed (query variance only): a note says so. With one file per side the
+ * engine is returned as it is, only counting the seeds (for statistics.min_seeds).
+ *
+ * Refuses (InputError at the rule key) what the intervals over seeds do not model: clusters, target
+ * weights, and McNemar checks (a seed-averaged hit is no longer 0 or 1; use test: bootstrap).
+ */
+export function withSeeds(engine: StatsEngine, table: PairedTable, rules: Rules, seeds: SeedSides): StatsEngine {
+  const count = { baseline: seeds.baseline.length, candidate: seeds.candidate.length }
+  if (!seedsDeclared(rules.statistics)) return { ...engine, seeds: count }
   // Bounded like the engine's resamples: one sorted distribution per metric and slice would grow with resamples x slices.
   const distributions = createResampleCache(RESAMPLE_CACHE_BYTES)
   const cache = new Map<string, Comparison>()
-  const stats: StatsEngine = {
+  return {
     members: (filters) => engine.members(filters),
     differences: (metric) => engine.differences(metric),
     level: (metric, filters, confidence) => engine.level(metric, filters, confidence),
@@ -122,30 +121,12 @@ export function withSeeds(
         )
         distributions.set(distKey, [dist])
       }
-      const notes = [...c.notes]
-      notes.push(
-        `two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; the randomization test and the t cross-check see the seed-averaged values as fixed`
-      )
-      // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included).
-      const drawn = percentileInterval(dist, confidence)
-      const ci = hull(drawn, c.ci)
-      const out: Comparison = {
-        ...c,
-        ci,
-        ownCi: hull(drawn, c.ownCi),
-        interval: 'percentile',
-        intervalNote: null,
-        pValue: null,
-        test: null,
-        gained: null,
-        lost: null,
-        notes
-      }
+      const note = `two-level bootstrap over ${count.baseline} baseline and ${count.candidate} candidate seeds, then queries; ${FIXED}`
+      const out: Comparison = { ...overSeeds(c, percentileInterval(dist, confidence), [note]), interval: 'percentile' }
       cache.set(key, out)
       return out
     }
   }
-  return { stats, summary }
 }
 
 /**
@@ -158,39 +139,31 @@ function seedTComparison(
   confidence: number,
   count: { baseline: number; candidate: number }
 ): Comparison {
-  const notes = [...c.notes]
   const t = seedInterval(columns, confidence)
-  if (t === null) return { ...c, pValue: null, test: null, gained: null, lost: null, notes }
+  if (t === null) return { ...c, pValue: null, test: null, gained: null, lost: null, notes: [...c.notes] }
   const seedsWords = `${count.baseline} baseline and ${count.candidate} candidate seeds`
-  if (t.training === 'measured')
-    notes.push(
-      `t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`
-    )
-  else {
-    const [one, other] = t.training === 'assumed_from_candidate' ? ['baseline', 'candidate'] : ['candidate', 'baseline']
-    notes.push(
-      `t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`
-    )
-  }
-  notes.push('the randomization test and the t cross-check see the seed-averaged values as fixed')
-  // Never narrower than the queries' own interval (the law on the seed-averaged rows, its shared bounds included):
-  // seeds can only add the training noise, never take away what the queries showed.
-  const ci = hull(t.ci, c.ci)
-  return {
-    ...c,
-    ci,
-    ownCi: hull(t.ci, c.ownCi),
-    interval: 'seeds-t',
-    widened: ci[0] !== t.ci[0] || ci[1] !== t.ci[1] ? 'student' : null,
-    intervalNote: null,
-    se: t.se,
-    df: t.df,
-    pValue: null,
-    test: null,
-    gained: null,
-    lost: null,
-    notes
-  }
+  const [one, other] = t.training === 'assumed_from_candidate' ? ['baseline', 'candidate'] : ['candidate', 'baseline']
+  const note =
+    t.training === 'measured'
+      ? `t interval over ${seedsWords} and the queries (training variance measured on both sides; ${dfWords(t.df)})`
+      : `t interval over ${seedsWords} and the queries (${dfWords(t.df)}); the ${one} has one seed, so its training variance was not measured: it is taken to be the ${other}'s`
+  const out = overSeeds(c, t.ci, [note, FIXED])
+  const widened = out.ci[0] !== t.ci[0] || out.ci[1] !== t.ci[1] ? 'student' : null
+  return { ...out, interval: 'seeds-t', widened, se: t.se, df: t.df }
+}
+
+/** What every interval over seeds leaves as it was (the notes say so). */
+const FIXED = 'the randomization test and the t cross-check see the seed-averaged values as fixed'
+
+/**
+ * `c` with an interval over seeds and queries: never narrower than the queries' own interval (the law on the
+ * seed-averaged rows, its shared bounds included: seeds can only add the training noise, never take away what the
+ * queries showed), and without the test and the gained / lost counts, which see the seed-averaged values as fixed.
+ */
+function overSeeds(c: Comparison, drawn: [number, number], notes: string[]): Comparison {
+  const ci = hull(drawn, c.ci)
+  const dropped = { intervalNote: null, pValue: null, test: null, gained: null, lost: null }
+  return { ...c, ci, ownCi: hull(drawn, c.ownCi), ...dropped, notes: [...c.notes, ...notes] }
 }
 
 const dfWords = (df: number): string =>
