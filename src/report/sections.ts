@@ -1,7 +1,7 @@
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { describePolicies } from '../decide/describe.js'
-import { queryDetails, type GateResult } from '../decide/result.js'
+import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import {
@@ -27,7 +27,6 @@ import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
 import { methodRowsOf } from './slots.js'
 import { resamplingWords } from './resampling.js'
-import { rowOfId } from '../align/row-of-id.js'
 import type { ReportHead } from './head.js'
 
 /**
@@ -81,7 +80,7 @@ function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, toget
 const change = (x: number, metric: MetricRule, c: Comparison): string => changeCell(x, metric, Math.abs(c.baseline))
 
 /** " pts", " ms" or nothing: the unit after a change cell's number (`together`: no-break spaces). */
-function changeUnit(metric: MetricRule, together = false): Inline {
+export function changeUnit(metric: MetricRule, together = false): Inline {
   const u = cellUnit(metric)
   if (!u) return []
   return together ? [words('\u00a0'), text(keepTogether(u), 16)] : [words(' '), text(u, 16)]
@@ -323,31 +322,6 @@ export function comparisonsTable(result: GateResult, comparisons: Comparison[]):
     ])
   }
   return tableBlock(cells('Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'), rows)
-}
-
-/** The most regressed queries on the primary metric, with their attributes. */
-export function regressedTable(result: GateResult, limit: number): Block {
-  const primary = metricOf(result, result.primaryMetric)
-  const shown = result.regressions.slice(0, limit)
-  const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0
-  const d = levelDigits(primary, typical)
-  const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
-  // The query's text beside its id, when the rules name a queries file (src/capabilities/queries/capability.ts).
-  const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)
-  const withText = texts.some((t) => t !== undefined)
-  const head = [
-    ...cells('Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ'),
-    ...attrNames.map((a) => [text(a, 40)])
-  ]
-  const rows = shown.map((r, k): Inline[] => [
-    [text(r.id)],
-    ...(withText ? [[text(texts[k] ?? '', 120)]] : []),
-    [words(fixed(r.baseline, d))],
-    [words(fixed(r.candidate, d))],
-    [words(changeCell(r.delta, primary, typical)), ...changeUnit(primary)],
-    ...r.attrs.map(([, v]) => [text(v, 40)])
-  ])
-  return tableBlock(head, rows)
 }
 
 function ids(list: string[]): Inline {
