@@ -63,7 +63,7 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
 function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
   const out: Block[] = []
   headSection(out, result, head)
-  checksSection(out, result, head, files)
+  pushAll(out, checksBlocks(result, head, files, false))
   pushAll(out, slotBlocks(result, 'afterFindings', files))
   pushAll(out, picturesBlocks(result, false))
   pushAll(out, slotBlocks(result, 'afterPictures', files))
@@ -91,27 +91,35 @@ function headSection(out: Block[], result: GateResult, head: ReportHead): void {
   pushAll(out, blocks)
 }
 
-/** The gated checks: the table, the notes under it, the other findings, publishable, provenance. */
-function checksSection(out: Block[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
+/**
+ * The gated checks (also the terminal's): the table, the statistics' sentences, the capabilities' lines and the notes
+ * under it, the other findings, publishable, the to-judge list, provenance, the capabilities' head lines and the
+ * page written. `terminal`: every unit in the table (no folded checks), the findings as lines, no provenance.
+ */
+export function checksBlocks(
+  result: GateResult,
+  head: ReportHead,
+  files: WrittenFiles | undefined,
+  terminal: boolean
+): Block[] {
   // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
-  pushAll(out, [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)])
-  pushAll(out, foldedBlocks(result))
+  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result, terminal)]
+  if (!terminal) pushAll(out, foldedBlocks(result))
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
-  const statistics = statisticsSentences(result)
-  if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])
+  const statistics = statisticsSentences(result).map((t) => [terminal ? text(t, 600) : em(text(t, 600))])
+  if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics })
   pushAll(out, slotBlocks(result, 'underChecks', files))
-  const blocks: Block[] = notesBlocks(result)
-  if (head.findings.length > 0) blocks.push(list(...notPassedLines(head, false).findings))
+  pushAll(out, notesBlocks(result))
+  const findings = notPassedLines(head, terminal).findings
+  if (findings.length > 0) out.push(terminal ? { kind: 'paragraph', lines: findings } : list(...findings))
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
-  if (result.trust) {
-    blocks.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
-    if (head.toJudge !== null) blocks.push(paragraph(text(head.toJudge, 400)))
-  }
-  blocks.push(...provenanceBlocks(result.provenance))
-  pushAll(out, blocks)
+  if (result.trust) out.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
+  if (head.toJudge !== null) out.push(paragraph(text(head.toJudge, 400)))
+  if (!terminal) pushAll(out, provenanceBlocks(result.provenance))
   pushAll(out, slotBlocks(result, 'head', files))
   const page = pageSentence(files)
-  if (page !== null) pushAll(out, [paragraph(text(page, 600))])
+  if (page !== null) out.push(paragraph(text(page, 600)))
+  return out
 }
 
 /** Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes (also the terminal's). */

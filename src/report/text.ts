@@ -1,16 +1,14 @@
 import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { confidenceLabel } from './format.js'
-import { candidateOnlyLine, checksTable, familyWords, notPassedLines } from './sections.js'
+import { candidateOnlyLine, familyWords, notPassedLines } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
-import { pageSentence, type WrittenFiles } from './files.js'
-import { statisticsSentences } from './words.js'
+import { type WrittenFiles } from './files.js'
 import { methodName, methodRows } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { slotBlocks } from './slots.js'
-import { publishableLine } from './trust-lines.js'
-import { nextStepsList, notesBlocks } from './markdown.js'
+import { checksBlocks, nextStepsList } from './markdown.js'
 import { toTextLines, type Paint } from './doc/text.js'
 import { picturesBlocks } from './pictures.js'
 import { regressedBlocks } from './regressed.js'
@@ -54,7 +52,7 @@ export function toText(result: GateResult, options: TextOptions): string {
 /** The terminal report as one document of blocks, section by section. */
 function textDocument(result: GateResult, head: ReportHead, options: TextOptions): Block[] {
   const files = options.files
-  const out: Block[] = [...headBlocks(result, head), ...checksBlocks(result, head, files)]
+  const out: Block[] = [...headBlocks(result, head), ...checksBlocks(result, head, files, true)]
   pushAll(out, slotBlocks(result, 'afterFindings', files))
   pushAll(out, picturesBlocks(result, true, options.color ? ansi : undefined))
   pushAll(out, regressedBlocks(result, files, true))
@@ -81,26 +79,6 @@ function headBlocks(result: GateResult, head: ReportHead): Block[] {
     { kind: 'headline', level: 2, spans: title },
     { kind: 'paragraph', lines }
   ]
-}
-
-/**
- * The gated checks as aligned columns, then (in the Markdown report's order) the statistics sentences, the
- * capabilities' lines under the checks, the notes on the intervals, the other findings, publishable, what to
- * judge, the capabilities' head lines and the page written.
- */
-function checksBlocks(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
-  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result, true)]
-  const statistics = statisticsSentences(result)
-  if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics.map((t) => [text(t, 600)]) })
-  pushAll(out, slotBlocks(result, 'underChecks', files))
-  pushAll(out, notesBlocks(result))
-  if (head.findings.length > 0) out.push({ kind: 'paragraph', lines: notPassedLines(head, true).findings })
-  if (result.trust) out.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
-  if (head.toJudge !== null) out.push(paragraph(text(head.toJudge, 400)))
-  pushAll(out, slotBlocks(result, 'head', files))
-  const page = pageSentence(files)
-  if (page !== null) out.push(paragraph(text(page, 600)))
-  return out
 }
 
 /** The method in one line: the intervals, the seed, the multiplicity, the rules file and the tool. */
