@@ -7,9 +7,9 @@ import { provenanceBlocks } from './provenance.js'
 import { gatedMetrics } from './regressions.js'
 import {
   checkDetailsTable,
+  breakdownTables,
   checksTable,
   comparabilityBody,
-  comparisonsTable,
   coverageBody,
   foldedBlocks,
   methodBody,
@@ -27,7 +27,6 @@ import { toMarkdownLines } from './doc/markdown.js'
 import { picturesBlocks } from './pictures.js'
 import { regressedBlocks } from './regressed.js'
 import { em, figure, list, paragraph, strong, text, words, type Block, type Inline } from '../model/document.js'
-import { shownSliceRows } from './slice-rows.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -144,26 +143,16 @@ const section = (title: string, body: Block[]): Block => ({ kind: 'details', sum
 
 /** The collapsible sections, in a fixed order. */
 function collapsedSections(out: Block[], result: GateResult, files: WrittenFiles | undefined): void {
-  const sliceRows = shownSliceRows(
-    result.comparisons.filter((c) => c.slice.length > 0),
-    'comparisons'
-  )
   const sliceForests: Block[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
     if (lines !== null) sliceForests.push(figure(lines))
   }
-  const overall = comparisonsTable(
-    result,
-    result.comparisons.filter((c) => c.slice.length === 0)
-  )
-  const slices =
-    sliceRows.shown.length > 0
-      ? [comparisonsTable(result, sliceRows.shown), ...(sliceRows.note ? [sliceRows.note] : [])]
-      : [paragraph(em(words('No slices are declared in the rules.')))]
+  const { overall, slices } = breakdownTables(result)
+  const none = paragraph(em(words('No slices are declared in the rules.')))
   const blocks: Block[] = [
     section(SECTION_TITLES.checkDetails, [checkDetailsTable(result)]),
-    section(SECTION_TITLES.breakdown, [...sliceForests, overall, ...slices]),
+    section(SECTION_TITLES.breakdown, [...sliceForests, overall, ...(slices.length > 0 ? slices : [none])]),
     ...regressedBlocks(result, files, false),
     section(SECTION_TITLES.coverage, coverageBody(result)),
     section(SECTION_TITLES.comparability, comparabilityBody(result))

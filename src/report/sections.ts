@@ -28,6 +28,7 @@ import { methodName, methodRows, slicesList } from './interval-words.js'
 import { methodRowsOf } from './slots.js'
 import { resamplingWords } from './resampling.js'
 import type { ReportHead } from './head.js'
+import { shownSliceRows } from './slice-rows.js'
 
 /**
  * The report's tables and the bodies of its collapsible sections, as blocks (doc/blocks.ts): every string from
@@ -322,6 +323,23 @@ export function comparisonsTable(result: GateResult, comparisons: Comparison[]):
     ])
   }
   return tableBlock(cells('Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'), rows)
+}
+
+/**
+ * The per-slice breakdown's tables (the Markdown's and the page's): every metric over all queries, and over the
+ * declared slices (capped as slice-rows.ts says, with its note; empty when the rules declare no slice).
+ */
+export function breakdownTables(result: GateResult): { overall: Block; slices: Block[] } {
+  const rows = shownSliceRows(
+    result.comparisons.filter((c) => c.slice.length > 0),
+    'comparisons'
+  )
+  const overall = comparisonsTable(
+    result,
+    result.comparisons.filter((c) => c.slice.length === 0)
+  )
+  if (rows.shown.length === 0) return { overall, slices: [] }
+  return { overall, slices: [comparisonsTable(result, rows.shown), ...(rows.note ? [rows.note] : [])] }
 }
 
 function ids(list: string[]): Inline {
