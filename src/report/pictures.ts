@@ -6,6 +6,7 @@ import { gatedForests } from './forest.js'
 import { confidenceLabels } from './format.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
 import { unitWord } from './words.js'
+import { gatedConfidences } from './sections.js'
 import type { Paint } from './doc/text.js'
 import { figure, paragraph, text, words, type Block, type Inline, type Span } from '../model/document.js'
 
@@ -26,11 +27,12 @@ export function picturesBlocks(result: GateResult, terminal: boolean, paint?: Pa
   if (forests.length === 0 && bars.length === 0 && hist.length === 0) return []
   const lead = (...spans: Span[]): Block[] => (terminal ? [] : [paragraph(...spans)])
   const out: Block[] = terminal ? [] : [{ kind: 'headline', level: 3, spans: [words('Pictures')] }]
+  // "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions).
   if (forests.length > 0)
     out.push(
       ...lead(
         words(
-          `Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`
+          `Each row is a check, or one slice of it: its change (●) and ${confidenceLabels(gatedConfidences(result))} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`
         )
       ),
       ...forests.map((f) => figure(f.lines))
@@ -68,9 +70,4 @@ function histogramLead(result: GateResult, terminal: boolean): Block {
     words(' (▼ worse, ▲ better); queries per bin')
   ]
   return { kind: 'paragraph', lines: [lead], tight: true }
-}
-
-/** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
-function confidenceWords(result: GateResult): string {
-  return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)))
 }

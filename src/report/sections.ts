@@ -149,6 +149,11 @@ function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, sh
   return higher ? `${low} > ${change(unit.margin, metric, c)}` : `${high} < ${change(-unit.margin, metric, c)}`
 }
 
+/** Every gated unit's interval confidence: the checks tables' interval column and the pictures' lead-in name them. */
+export function gatedConfidences(result: GateResult): number[] {
+  return result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
+}
+
 /**
  * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
  * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
@@ -158,9 +163,7 @@ function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, sh
  * word, the number apart from the name, what the rule needs in full words, no cell kept together).
  */
 export function checksTable(result: GateResult, terminal = false): Block {
-  const conf = intervalHeading(
-    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
-  )
+  const conf = intervalHeading(gatedConfidences(result))
   const mixed = conf === 'CI'
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
@@ -268,8 +271,7 @@ export function foldedBlocks(result: GateResult): Block[] {
 
 /** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
 export function checkDetailsTable(result: GateResult): Block {
-  const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
-  const conf = intervalHeading(confidences)
+  const conf = intervalHeading(gatedConfidences(result))
   const mixed = conf === 'CI'
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
