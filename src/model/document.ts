@@ -75,6 +75,8 @@ export const table = (head: Inline[], rows: Inline[][], align?: Align[]): Block 
 export const cells = (...labels: string[]): Inline[] => labels.map((l) => [words(l)])
 /** A table row: a string is the report's own words, a span is itself (untrusted text: `text(...)`). */
 export const row = (...xs: Array<string | Span>): Inline[] => xs.map((x) => (typeof x === 'string' ? [words(x)] : [x]))
+/** A picture of our own lines in a fenced block, Unicode unless told (the renderer makes the fence longer than any backtick run in it). */
+export const figure = (lines: string[], language = 'text'): Block => ({ kind: 'figure', language, lines })
 /** A list of one-line items. */
 export const list = (...items: Inline[]): Block => ({ kind: 'list', items: items.map((spans) => ({ spans })) })
 

@@ -1,39 +1,32 @@
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
-import { TOP_REGRESSIONS } from '../decide/result.js'
 import { TOOL_NAME } from '../version.js'
-import { histogramChart } from './charts.js'
-import { countBars } from './count-bars.js'
-import { gatedForests, sliceForest } from './forest.js'
-import { leftTail, leftTailSentence } from './left-tail.js'
-import { confidenceLabels } from './format.js'
+import { sliceForest } from './forest.js'
 import { nextSteps } from './next-steps.js'
 import { provenanceBlocks } from './provenance.js'
-import { gatedMetrics, regressionCount } from './regressions.js'
+import { gatedMetrics } from './regressions.js'
 import {
   checkDetailsTable,
+  breakdownTables,
   checksTable,
   comparabilityBody,
-  comparisonsTable,
   coverageBody,
   foldedBlocks,
   methodBody,
   notPassedLines,
-  regressedTable,
   SECTION_TITLES
 } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
-import { pageSentence, regressionSetSentence, type WrittenFiles } from './files.js'
+import { pageSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
-import { SCOPE_SENTENCE, statisticsSentences, unitWord } from './words.js'
+import { SCOPE_SENTENCE, statisticsSentences } from './words.js'
 import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
-import { listableRegressions, withheldSentence } from './holdout.js'
-import { topDocumentsBlock } from './top-documents.js'
 import { capabilitySections, slotBlocks } from './slots.js'
 import { toMarkdownLines } from './doc/markdown.js'
-import { em, list, paragraph, strong, text, words, type Block, type Inline } from '../model/document.js'
-import { shownSliceRows } from './slice-rows.js'
+import { picturesBlocks } from './pictures.js'
+import { regressedBlocks } from './regressed.js'
+import { em, figure, list, paragraph, strong, text, words, type Block, type Inline } from '../model/document.js'
 
 export { REGRESSIONS_FILE } from './files.js'
 
@@ -69,9 +62,9 @@ export function toMarkdown(result: GateResult, options: MarkdownOptions = {}): s
 function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
   const out: Block[] = []
   headSection(out, result, head)
-  checksSection(out, result, head, files)
+  pushAll(out, checksBlocks(result, head, files, false))
   pushAll(out, slotBlocks(result, 'afterFindings', files))
-  picturesSection(out, result)
+  pushAll(out, picturesBlocks(result, false))
   pushAll(out, slotBlocks(result, 'afterPictures', files))
   collapsedSections(out, result, files)
   out.push(paragraph(em(words(SCOPE_SENTENCE))))
@@ -97,27 +90,35 @@ function headSection(out: Block[], result: GateResult, head: ReportHead): void {
   pushAll(out, blocks)
 }
 
-/** The gated checks: the table, the notes under it, the other findings, publishable, provenance. */
-function checksSection(out: Block[], result: GateResult, head: ReportHead, files: WrittenFiles | undefined): void {
+/**
+ * The gated checks (also the terminal's): the table, the statistics' sentences, the capabilities' lines and the notes
+ * under it, the other findings, publishable, the to-judge list, provenance, the capabilities' head lines and the
+ * page written. `terminal`: every unit in the table (no folded checks), the findings as lines, no provenance.
+ */
+export function checksBlocks(
+  result: GateResult,
+  head: ReportHead,
+  files: WrittenFiles | undefined,
+  terminal: boolean
+): Block[] {
   // The table (a max_regressions check over slices folded to one row, its slices collapsed under it).
-  pushAll(out, [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result)])
-  pushAll(out, foldedBlocks(result))
+  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result, terminal)]
+  if (!terminal) pushAll(out, foldedBlocks(result))
   // Issue 4: observed vs target mix (statistics.weights) and the multiplicity in force, under the table.
-  const statistics = statisticsSentences(result)
-  if (statistics.length > 0) pushAll(out, [{ kind: 'paragraph', lines: statistics.map((t) => [em(text(t, 600))]) }])
+  const statistics = statisticsSentences(result).map((t) => [terminal ? text(t, 600) : em(text(t, 600))])
+  if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics })
   pushAll(out, slotBlocks(result, 'underChecks', files))
-  const blocks: Block[] = notesBlocks(result)
-  if (head.findings.length > 0) blocks.push(list(...notPassedLines(head, false).findings))
+  pushAll(out, notesBlocks(result))
+  const findings = notPassedLines(head, terminal).findings
+  if (findings.length > 0) out.push(terminal ? { kind: 'paragraph', lines: findings } : list(...findings))
   // Then whether the result is publishable, the to-judge list, where the exam came from, the holdout's looks.
-  if (result.trust) {
-    blocks.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
-    if (head.toJudge !== null) blocks.push(paragraph(text(head.toJudge, 400)))
-  }
-  blocks.push(...provenanceBlocks(result.provenance))
-  pushAll(out, blocks)
+  if (result.trust) out.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
+  if (head.toJudge !== null) out.push(paragraph(text(head.toJudge, 400)))
+  if (!terminal) pushAll(out, provenanceBlocks(result.provenance))
   pushAll(out, slotBlocks(result, 'head', files))
   const page = pageSentence(files)
-  if (page !== null) pushAll(out, [paragraph(text(page, 600))])
+  if (page !== null) out.push(paragraph(text(page, 600)))
+  return out
 }
 
 /** Every note on a gated unit's interval (clusters, strata, fallbacks, seeds): the JSON's notes (also the terminal's). */
@@ -137,76 +138,22 @@ export function notesBlocks(result: GateResult): Block[] {
   ]
 }
 
-/** The pictures: Unicode in fenced blocks (every place the report goes renders them alike), Mermaid only for the histogram. */
-function picturesSection(out: Block[], result: GateResult): void {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const forests = gatedForests(result)
-  const bars = countBars(result)
-  const hist = histogramChart(result)
-  if (forests.length === 0 && bars.length === 0 && !hist) return
-  const blocks: Block[] = [{ kind: 'headline', level: 3, spans: [words('Pictures')] }]
-  if (forests.length > 0)
-    blocks.push(
-      paragraph(
-        words(
-          `Each row is a check, or one slice of it: its change (●) and ${confidenceWords(result)} interval (├──┤) on one axis in the metric's units; │ is no change, ¦ a check's limit. FAIL rows are drawn ╞══■══╡, inconclusive ├··□··┤.`
-        )
-      ),
-      ...forests.map((f) => figure(f.lines))
-    )
-  if (bars.length > 0)
-    blocks.push(
-      paragraph(
-        words('How many queries got worse and better, per slice (a count limit of the rules is drawn ║ where it lies):')
-      ),
-      ...bars.map((b) => figure(b.lines))
-    )
-  if (hist) {
-    blocks.push(
-      paragraph(
-        words('How the change of '),
-        text(primary.name),
-        words(` is spread over the ${result.coverage.paired} queries, in `),
-        text(unitWord(primary) || 'its units'),
-        words(' (the mean hides whether it is many small gains or a few large losses):')
-      ),
-      { kind: 'figure', language: 'mermaid', lines: hist.split('\n') }
-    )
-    const tail = leftTail(result)
-    if (tail !== null) blocks.push(paragraph(text(leftTailSentence(tail), 400)))
-  }
-  pushAll(out, blocks)
-}
-
-/** A Unicode picture in a fenced block (the renderer makes the fence longer than any backtick run in it). */
-const figure = (lines: string[]): Block => ({ kind: 'figure', language: 'text', lines })
-
 /** A collapsed section: its title (our own words, HTML-safe) and its blocks. */
 const section = (title: string, body: Block[]): Block => ({ kind: 'details', summary: [words(title)], body })
 
 /** The collapsible sections, in a fixed order. */
 function collapsedSections(out: Block[], result: GateResult, files: WrittenFiles | undefined): void {
-  const sliceRows = shownSliceRows(
-    result.comparisons.filter((c) => c.slice.length > 0),
-    'comparisons'
-  )
   const sliceForests: Block[] = []
   for (const name of gatedMetrics(result)) {
     const lines = sliceForest(result, name)
     if (lines !== null) sliceForests.push(figure(lines))
   }
-  const overall = comparisonsTable(
-    result,
-    result.comparisons.filter((c) => c.slice.length === 0)
-  )
-  const slices =
-    sliceRows.shown.length > 0
-      ? [comparisonsTable(result, sliceRows.shown), ...(sliceRows.note ? [sliceRows.note] : [])]
-      : [paragraph(em(words('No slices are declared in the rules.')))]
+  const { overall, slices } = breakdownTables(result)
+  const none = paragraph(em(words('No slices are declared in the rules.')))
   const blocks: Block[] = [
     section(SECTION_TITLES.checkDetails, [checkDetailsTable(result)]),
-    section(SECTION_TITLES.breakdown, [...sliceForests, overall, ...slices]),
-    ...regressedSection(result, files),
+    section(SECTION_TITLES.breakdown, [...sliceForests, overall, ...(slices.length > 0 ? slices : [none])]),
+    ...regressedBlocks(result, files, false),
     section(SECTION_TITLES.coverage, coverageBody(result)),
     section(SECTION_TITLES.comparability, comparabilityBody(result))
   ]
@@ -217,30 +164,6 @@ function collapsedSections(out: Block[], result: GateResult, files: WrittenFiles
   for (const s of capabilitySections(result, files)) blocks.push(section(s.title, s.body))
   blocks.push(section(SECTION_TITLES.method, methodBody(result)), ...nextStepsSection(result, files))
   pushAll(out, blocks)
-}
-
-/** The regressed queries (the dev split's only: the holdout's are never listed one by one, holdout.ts). */
-function regressedSection(result: GateResult, files: WrittenFiles | undefined): Block[] {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const worseOnGated = regressionCount(result)
-  if (result.regressions.length === 0 && worseOnGated === 0) return []
-  // The holdout's queries are never listed one by one (src/report/holdout.ts): the dev split's only.
-  const listable = listableRegressions(result)
-  const shown = Math.min(TOP_REGRESSIONS, listable.shown.length)
-  const body: Block[] = []
-  if (shown > 0)
-    body.push(
-      paragraph(words(`The ${shown} queries that lost most on `), text(primary.name), words(':')),
-      regressedTable({ ...result, regressions: listable.shown }, TOP_REGRESSIONS),
-      ...topDocumentsBlock(result, listable.shown.slice(0, TOP_REGRESSIONS))
-    )
-  if (listable.withheld > 0) body.push(paragraph(words(withheldSentence(listable.withheld))))
-  body.push(paragraph(text(regressionSetSentence(files, worseOnGated), 800)))
-  const summary = [
-    words(`Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on `),
-    text(primary.name)
-  ]
-  return [{ kind: 'details', summary, body }]
 }
 
 /** What to look at next: each pattern that applies, with its evidence. */
@@ -258,9 +181,4 @@ export function nextStepsList(result: GateResult, files: WrittenFiles | undefine
     children: s.evidence.map((e) => [text(e, 300)])
   }))
   return { kind: 'list', items }
-}
-
-/** "95%", or "95% or 98.33%" when the charted intervals mix confidences (multiplicity and max_regressions). */
-function confidenceWords(result: GateResult): string {
-  return confidenceLabels(result.decision.checks.flatMap((c) => c.units.map((u) => u.comparison.confidence)))
 }

@@ -23,12 +23,17 @@ export function gatedMetrics(result: GateResult): string[] {
 }
 
 /**
- * The metrics of the regression set: every gated metric, whatever its direction. A query that got worse on a
- * gated `better: lower` metric (latency, cost: worse = higher) is a regression too, because a check gates
- * on it; `worse_on` says which metrics a query got worse on, so a team can filter.
+ * The metrics of the regression set, as columns with the sign of "better": every gated metric, whatever its
+ * direction. A query that got worse on a gated `better: lower` metric (latency, cost: worse = higher) is a regression
+ * too, because a check gates on it; `worse_on` says which metrics a query got worse on, so a team can filter.
  */
-function regressionMetrics(result: GateResult): string[] {
-  return gatedMetrics(result)
+function regressionColumns(
+  result: GateResult
+): Array<{ name: string; sign: number; base: Float64Array; cand: Float64Array }> {
+  return gatedMetrics(result).map((name) => {
+    const cols = result.table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
+    return { name, sign: result.rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols }
+  })
 }
 
 /**
@@ -48,11 +53,8 @@ export function toRegressionsJsonl(result: GateResult): string {
 
 /** The records behind {@link toRegressionsJsonl}. */
 export function regressionRecords(result: GateResult): RegressionRecord[] {
-  const { table, rules } = result
-  const metrics = regressionMetrics(result).map((name) => {
-    const cols = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
-    return { name, sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols }
-  })
+  const { table } = result
+  const metrics = regressionColumns(result)
   const attrNames = [...table.attrs.keys()].sort()
   const out: RegressionRecord[] = []
   for (let i = 0; i < table.ids.length; i++) {
@@ -83,11 +85,8 @@ export function regressionRecords(result: GateResult): RegressionRecord[] {
  * only, and at 10^6 queries building 900,000 records to count them cost seconds and hundreds of MB.
  */
 export function regressionCount(result: GateResult): number {
-  const { table, rules } = result
-  const metrics = regressionMetrics(result).map((name) => {
-    const cols = table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
-    return { sign: rules.metrics.get(name)?.better === 'lower' ? -1 : 1, ...cols }
-  })
+  const { table } = result
+  const metrics = regressionColumns(result)
   let count = 0
   for (let i = 0; i < table.ids.length; i++) if (metrics.some((m) => m.sign * (m.cand[i] - m.base[i]) < 0)) count++
   return count

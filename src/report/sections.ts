@@ -1,7 +1,7 @@
 import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { describePolicies } from '../decide/describe.js'
-import { queryDetails, type GateResult } from '../decide/result.js'
+import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import {
@@ -27,8 +27,8 @@ import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
 import { methodRowsOf } from './slots.js'
 import { resamplingWords } from './resampling.js'
-import { rowOfId } from '../align/row-of-id.js'
 import type { ReportHead } from './head.js'
+import { shownSliceRows } from './slice-rows.js'
 
 /**
  * The report's tables and the bodies of its collapsible sections, as blocks (doc/blocks.ts): every string from
@@ -81,7 +81,7 @@ function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, toget
 const change = (x: number, metric: MetricRule, c: Comparison): string => changeCell(x, metric, Math.abs(c.baseline))
 
 /** " pts", " ms" or nothing: the unit after a change cell's number (`together`: no-break spaces). */
-function changeUnit(metric: MetricRule, together = false): Inline {
+export function changeUnit(metric: MetricRule, together = false): Inline {
   const u = cellUnit(metric)
   if (!u) return []
   return together ? [words('\u00a0'), text(keepTogether(u), 16)] : [words(' '), text(u, 16)]
@@ -149,6 +149,11 @@ function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, sh
   return higher ? `${low} > ${change(unit.margin, metric, c)}` : `${high} < ${change(-unit.margin, metric, c)}`
 }
 
+/** Every gated unit's interval confidence: the checks tables' interval column and the pictures' lead-in name them. */
+export function gatedConfidences(result: GateResult): number[] {
+  return result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
+}
+
 /**
  * The head's checks table, narrow enough for a PR comment (880 px): status, check, metric, queries, n, Δ, the
  * interval and what the rule needs, numbers right-aligned so their digits line up. Baseline, candidate,
@@ -158,9 +163,7 @@ function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, sh
  * word, the number apart from the name, what the rule needs in full words, no cell kept together).
  */
 export function checksTable(result: GateResult, terminal = false): Block {
-  const conf = intervalHeading(
-    result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
-  )
+  const conf = intervalHeading(gatedConfidences(result))
   const mixed = conf === 'CI'
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
@@ -268,8 +271,7 @@ export function foldedBlocks(result: GateResult): Block[] {
 
 /** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
 export function checkDetailsTable(result: GateResult): Block {
-  const confidences = result.decision.checks.flatMap((check) => check.units.map((u) => u.comparison.confidence))
-  const conf = intervalHeading(confidences)
+  const conf = intervalHeading(gatedConfidences(result))
   const mixed = conf === 'CI'
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
@@ -325,29 +327,21 @@ export function comparisonsTable(result: GateResult, comparisons: Comparison[]):
   return tableBlock(cells('Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'), rows)
 }
 
-/** The most regressed queries on the primary metric, with their attributes. */
-export function regressedTable(result: GateResult, limit: number): Block {
-  const primary = metricOf(result, result.primaryMetric)
-  const shown = result.regressions.slice(0, limit)
-  const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0
-  const d = levelDigits(primary, typical)
-  const attrNames = shown.length > 0 ? shown[0].attrs.map(([k]) => k) : []
-  // The query's text beside its id, when the rules name a queries file (src/capabilities/queries/capability.ts).
-  const texts = shown.map((r) => queryDetails(result, rowOfId(result.table, r.id)).text)
-  const withText = texts.some((t) => t !== undefined)
-  const head = [
-    ...cells('Query', ...(withText ? ['Text'] : []), 'Baseline', 'Candidate', 'Δ'),
-    ...attrNames.map((a) => [text(a, 40)])
-  ]
-  const rows = shown.map((r, k): Inline[] => [
-    [text(r.id)],
-    ...(withText ? [[text(texts[k] ?? '', 120)]] : []),
-    [words(fixed(r.baseline, d))],
-    [words(fixed(r.candidate, d))],
-    [words(changeCell(r.delta, primary, typical)), ...changeUnit(primary)],
-    ...r.attrs.map(([, v]) => [text(v, 40)])
-  ])
-  return tableBlock(head, rows)
+/**
+ * The per-slice breakdown's tables (the Markdown's and the page's): every metric over all queries, and over the
+ * declared slices (capped as slice-rows.ts says, with its note; empty when the rules declare no slice).
+ */
+export function breakdownTables(result: GateResult): { overall: Block; slices: Block[] } {
+  const rows = shownSliceRows(
+    result.comparisons.filter((c) => c.slice.length > 0),
+    'comparisons'
+  )
+  const overall = comparisonsTable(
+    result,
+    result.comparisons.filter((c) => c.slice.length === 0)
+  )
+  if (rows.shown.length === 0) return { overall, slices: [] }
+  return { overall, slices: [comparisonsTable(result, rows.shown), ...(rows.note ? [rows.note] : [])] }
 }
 
 function ids(list: string[]): Inline {

@@ -1,24 +1,17 @@
-import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { confidenceLabel } from './format.js'
-import { regressionCount } from './regressions.js'
-import { candidateOnlyLine, checksTable, familyWords, notPassedLines, regressedTable } from './sections.js'
+import { candidateOnlyLine, familyWords, notPassedLines } from './sections.js'
 import { reportHead, type ReportHead } from './head.js'
 import { resamplingShort } from './resampling.js'
-import { pageSentence, type WrittenFiles } from './files.js'
-import { statisticsSentences, unitWord } from './words.js'
+import { type WrittenFiles } from './files.js'
 import { methodName, methodRows } from './interval-words.js'
-import { histogramLines } from './charts.js'
-import { countBars } from './count-bars.js'
-import { gatedForests } from './forest.js'
-import { leftTail, leftTailSentence } from './left-tail.js'
 import { pushAll } from '../util/extent.js'
 import { slotBlocks } from './slots.js'
-import { listableRegressions, withheldSentence } from './holdout.js'
-import { publishableLine } from './trust-lines.js'
-import { nextStepsList, notesBlocks } from './markdown.js'
+import { checksBlocks, nextStepsList } from './markdown.js'
 import { toTextLines, type Paint } from './doc/text.js'
+import { picturesBlocks } from './pictures.js'
+import { regressedBlocks } from './regressed.js'
 import { em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
@@ -28,9 +21,6 @@ export interface TextOptions {
   /** The output files written beside the report (named only when written; otherwise the report says how). */
   files?: WrittenFiles
 }
-
-/** Regressed queries the terminal report lists. */
-const TOP = 5
 
 /**
  * SGR codes: each style on, and its own off (22 ends bold and dim, 39 the colour), so a status word inside the bold
@@ -62,10 +52,10 @@ export function toText(result: GateResult, options: TextOptions): string {
 /** The terminal report as one document of blocks, section by section. */
 function textDocument(result: GateResult, head: ReportHead, options: TextOptions): Block[] {
   const files = options.files
-  const out: Block[] = [...headBlocks(result, head), ...checksBlocks(result, head, files)]
+  const out: Block[] = [...headBlocks(result, head), ...checksBlocks(result, head, files, true)]
   pushAll(out, slotBlocks(result, 'afterFindings', files))
-  pushAll(out, picturesBlocks(result, options.color))
-  pushAll(out, regressedBlocks(result))
+  pushAll(out, picturesBlocks(result, true, options.color ? ansi : undefined))
+  pushAll(out, regressedBlocks(result, files, true))
   const steps = nextStepsList(result, files)
   if (steps !== null) out.push({ kind: 'headline', level: 3, spans: [words('What to look at next')] }, steps)
   out.push(paragraph(em(...methodLine(result))))
@@ -89,74 +79,6 @@ function headBlocks(result: GateResult, head: ReportHead): Block[] {
     { kind: 'headline', level: 2, spans: title },
     { kind: 'paragraph', lines }
   ]
-}
-
-/**
- * The gated checks as aligned columns, then (in the Markdown report's order) the statistics sentences, the
- * capabilities' lines under the checks, the notes on the intervals, the other findings, publishable, what to
- * judge, the capabilities' head lines and the page written.
- */
-function checksBlocks(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): Block[] {
-  const out: Block[] = [{ kind: 'headline', level: 3, spans: [words('Gated checks')] }, checksTable(result, true)]
-  const statistics = statisticsSentences(result)
-  if (statistics.length > 0) out.push({ kind: 'paragraph', lines: statistics.map((t) => [text(t, 600)]) })
-  pushAll(out, slotBlocks(result, 'underChecks', files))
-  pushAll(out, notesBlocks(result))
-  if (head.findings.length > 0) out.push({ kind: 'paragraph', lines: notPassedLines(head, true).findings })
-  if (result.trust) out.push({ kind: 'paragraph', lines: [publishableLine(result.trust)] })
-  if (head.toJudge !== null) out.push(paragraph(text(head.toJudge, 400)))
-  pushAll(out, slotBlocks(result, 'head', files))
-  const page = pageSentence(files)
-  if (page !== null) out.push(paragraph(text(page, 600)))
-  return out
-}
-
-/** The same pictures as the Markdown report, in Unicode, and the histogram of changes (coloured by side). */
-function picturesBlocks(result: GateResult, color: boolean): Block[] {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const figure = (lines: string[]): Block => ({ kind: 'figure', language: 'text', lines })
-  const out: Block[] = [
-    ...gatedForests(result).map((f) => figure(f.lines)),
-    ...countBars(result).map((b) => figure(b.lines))
-  ]
-  const tone = { worse: 'fail', better: 'pass', same: 'dim' } as const
-  const hist = histogramLines(result, (side, line) => (color ? ansi(tone[side], line) : line))
-  if (hist.length === 0) return out
-  const unit: Inline = unitWord(primary) ? [words(' in '), text(unitWord(primary), 16)] : []
-  const lead: Inline = [
-    text(primary.name, 60),
-    words(': change per query, candidate − baseline'),
-    ...unit,
-    words(' (▼ worse, ▲ better); queries per bin')
-  ]
-  const tail = leftTail(result)
-  out.push(
-    { kind: 'paragraph', lines: [lead], tight: true },
-    // The bins' lines are our own (numbers and bars), coloured before they become a picture.
-    { kind: 'figure', language: 'text', lines: hist },
-    ...(tail === null ? [] : [paragraph(text(leftTailSentence(tail), 400))])
-  )
-  return out
-}
-
-/** The most regressed queries on the primary metric (never a holdout query): the Markdown report's table. */
-function regressedBlocks(result: GateResult): Block[] {
-  if (result.regressions.length === 0) return []
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const listable = listableRegressions(result)
-  const title: Inline = [
-    words('Most regressed on '),
-    text(primary.name, 40),
-    em(
-      words(
-        ` (${result.regressions.length} of ${result.coverage.paired} got worse; ${regressionCount(result)} worse on a gated metric)`
-      )
-    )
-  ]
-  const out: Block[] = [{ kind: 'headline', level: 3, spans: title }]
-  if (listable.shown.length > 0) out.push(regressedTable({ ...result, regressions: listable.shown }, TOP))
-  if (listable.withheld > 0) out.push(paragraph(em(words(withheldSentence(listable.withheld)))))
-  return out
 }
 
 /** The method in one line: the intervals, the seed, the multiplicity, the rules file and the tool. */

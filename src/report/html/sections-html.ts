@@ -4,14 +4,13 @@ import type { ReportHead } from '../head.js'
 import { nextSteps } from '../next-steps.js'
 import { regressionCount } from '../regressions.js'
 import {
+  breakdownTables,
   checkDetailsTable,
   checksTable,
-  comparisonsTable,
   coverageBody,
   methodBody,
   SECTION_TITLES
 } from '../sections.js'
-import { shownSliceRows } from '../slice-rows.js'
 import { trustBody } from '../trust-lines.js'
 import { statisticsSentences } from '../words.js'
 import type { CapabilityParts } from './capabilities.js'
@@ -57,17 +56,9 @@ export function checksBody(result: GateResult, head: ReportHead, parts: Capabili
 
 /** The exploratory per-slice breakdown: its forest plots, then every comparison (slice rows capped as in the Markdown). */
 export function breakdownBody(result: GateResult): string {
-  const overall = result.comparisons.filter((c) => c.slice.length === 0)
-  const slices = shownSliceRows(
-    result.comparisons.filter((c) => c.slice.length > 0),
-    'comparisons'
-  )
+  const { overall, slices } = breakdownTables(result)
   const none = '<p class="note">No slices are declared in the rules.</p>'
-  const rows =
-    slices.shown.length > 0
-      ? [toHtml([comparisonsTable(result, slices.shown)]), ...(slices.note ? [toHtml([slices.note])] : [])].join('\n')
-      : none
-  return [sliceForests(result), toHtml([comparisonsTable(result, overall)]), rows].join('\n')
+  return [sliceForests(result), toHtml([overall]), slices.length > 0 ? toHtml(slices) : none].join('\n')
 }
 
 /** The regressed queries: the table (regressed-table.ts) and where the whole regression set is. */
