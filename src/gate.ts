@@ -1,10 +1,10 @@
 import { pairRows, type PairedTable } from './align/pair.js'
 import { refuseTooManySliceValues } from './align/slice-values.js'
-import type { Rules } from './config/types.js'
+import type { MetricRule, Rules } from './config/types.js'
 import { unitCounts } from './decide/counts.js'
 import { decideVerdict } from './decide/decided-by.js'
 import { decide, type Decision } from './decide/evaluate.js'
-import type { CheckResult, Status, UnitResult } from './decide/types.js'
+import { CORE_REASONS, type CheckResult, type Status, type UnitResult } from './decide/types.js'
 import type { GateResult, RegressedQuery } from './decide/result.js'
 import { createStats, type Comparison, type StatsEngine, type StatsOptions } from './stats/compare.js'
 import { sliceValues } from './stats/engine-queries.js'
@@ -132,7 +132,9 @@ function adjustUnits(
           summary: a.assessment.summary,
           check
         })
+        const before = out
         out = moveDown(out, next, { capability: a.capability.name, rule: check.rule, rules })
+        if (out.reason !== before.reason) wordedReason(out, { check, rules }, a)
       }
       return out
     })
@@ -149,6 +151,20 @@ function adjustUnits(
   if (!changed) return decision
   const { verdict, decidedBy, guards } = decideVerdict(rules, decision.guards, checks)
   return { ...decision, verdict, decidedBy, checks, guards }
+}
+
+/**
+ * A reason the core does not word is the adjusting capability's to word (RenderParts.unitWords), as a guard's reason
+ * is: a unit with a reason nobody words would read as the core's sentence for another reason. A bug: the gate stops.
+ */
+function wordedReason(unit: UnitResult, at: { check: CheckResult; rules: Rules }, a: Assessed): void {
+  if ((CORE_REASONS as readonly string[]).includes(unit.reason)) return
+  const { check } = at
+  const metric = at.rules.metrics.get(check.rule.metric) as MetricRule
+  const name = metric.name
+  const said = a.assessment.parts.unitWords?.(unit, { check, metric, name, head: name })
+  if (said === undefined || said.trim() === '')
+    throw new Error(`capability ${a.capability.name} gave a unit the reason ${unit.reason} and no words for it`)
 }
 
 /** What {@link moveDown} judges an adjustment by: who made it, and the check's rule under the rules. */

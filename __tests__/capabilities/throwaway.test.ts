@@ -206,6 +206,20 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
     expect(json.checks[0].units[0]).toMatchObject({ reason: 'frozen', frozen_by: 'ops' })
   })
 
+  it('a unit reason its capability gives no words for stops the gate (it would read as the core sentence of another)', async () => {
+    const mute: Capability<true, null, null> = {
+      name: 'mute-freeze',
+      about: 'a freeze without words',
+      config: () => true,
+      needsRows: () => undefined,
+      inputs: () => [],
+      read: () => Promise.resolve(null),
+      assess: () => ({ guards: [], summary: null, parts: {} }),
+      adjust: (unit) => (unit.status === 'fail' ? unit : { ...unit, status: 'inconclusive', reason: 'muted' })
+    }
+    await expect(gate(null, [...REGISTRY, mute])).rejects.toThrow(/gave a unit the reason muted and no words for it/)
+  })
+
   it('a guard whose reason code its capability gives no words for stops the gate (a bug, never a blank)', async () => {
     const mute: Capability<number, null, null> = { ...minPaired, words: {} }
     await expect(gate(20, [...CAPABILITIES, mute])).rejects.toThrow(/reason paired_too_few and no words/)

@@ -58,9 +58,9 @@ describe('a check over zero queries', () => {
       expect(d.checks[0].status).toBe('fail')
       expect(d.checks[0].counts).toBe('fail')
       expect(d.verdict).toBe('fail')
-      expect(explainUnit(d.checks[0], d.checks[0].units[0], r.metrics.get('m')!, { minPerSlice: 5 })).toBe(
-        'm for segment = new has no queries to compare; a check over zero queries never passes.'
-      )
+      expect(
+        explainUnit(d.checks[0], d.checks[0].units[0], r.metrics.get('m')!, { minPerSlice: 5, capabilities: [] })
+      ).toBe('m for segment = new has no queries to compare; a check over zero queries never passes.')
     }
   })
 })

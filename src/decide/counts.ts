@@ -2,8 +2,8 @@ import type { CheckRule, Rules } from '../config/types.js'
 import type { InconclusivePolicy, Reason, Status } from './types.js'
 
 /**
- * The policy that applies to an inconclusive unit of `rule` with this reason: which rules key decides how it counts. "Too few queries" and "the data
- * do not show it" are different questions, so each has its own answer:
+ * The policy that applies to an inconclusive unit of `rule` with this reason: which rules key decides how it
+ * counts. "Too few queries" and "the data do not show it" are different questions, so each has its own answer:
  * - `on_too_few`: the unit had fewer than `queries.min_per_slice` queries (nothing was measured), or its interval
  *   cannot support a pass (`interval_unreliable`: too few queries or clusters for the method, or no spread);
  * - `superior_must_be_shown`: a `superior` check whose gain was not shown always counts as a fail, because

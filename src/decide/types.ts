@@ -17,29 +17,32 @@ export type Status = 'pass' | 'fail' | 'inconclusive'
  */
 export type Reason = CoreReason | (string & Record<never, never>)
 
-/** The reasons the core itself decides a unit by (src/decide/evaluate.ts). */
-export type CoreReason =
-  | 'holds'
-  | 'too_few_queries'
-  | 'interval_crosses_margin'
-  | 'shown_worse'
-  | 'not_shown_better'
-  | 'shown_not_better'
-  | 'too_many_regressions'
-  | 'non_finite'
-  | 'no_queries'
-  /** Fewer seed files on a side than statistics.min_seeds (src/capabilities/seeds/stats.ts). */
-  | 'too_few_seeds'
-  /**
-   * The interval would pass, but it cannot support a pass (the one reliability rule, src/stats/reliability.ts:
-   * fewer than two clusters, a stratum of one unit, or, without a range, no spread or too few units for the skew;
-   * `comparison.unreliable` or `level.unreliable` says which). Counted by on_too_few: the data are too few.
-   */
-  | 'interval_unreliable'
-  /** at_least / at_most: the interval of the candidate's mean is wholly on the wrong side of the level. */
-  | 'beyond_level'
-  /** at_least / at_most: the interval of the candidate's mean contains the level. */
-  | 'interval_crosses_level'
+/**
+ * The reasons the core itself decides a unit by (src/decide/evaluate.ts) and words (src/report/words.ts). A unit a
+ * capability adjusts to any other reason must have that capability's words for it (src/gate.ts checks).
+ */
+export const CORE_REASONS = [
+  'holds',
+  'too_few_queries',
+  'interval_crosses_margin',
+  'shown_worse',
+  'not_shown_better',
+  'shown_not_better',
+  'too_many_regressions',
+  'non_finite',
+  'no_queries',
+  // fewer seed files on a side than statistics.min_seeds (src/capabilities/seeds/stats.ts)
+  'too_few_seeds',
+  // the interval would pass but cannot support one (the reliability rule, src/stats/reliability.ts; comparison.unreliable
+  // or level.unreliable says why): counted by on_too_few
+  'interval_unreliable',
+  // at_least / at_most: the interval of the candidate's mean is wholly on the wrong side of the level
+  'beyond_level',
+  // at_least / at_most: the interval of the candidate's mean contains the level
+  'interval_crosses_level'
+] as const
+
+export type CoreReason = (typeof CORE_REASONS)[number]
 
 export type { LevelInterval } from '../stats/compare.js'
 

@@ -127,7 +127,7 @@ export function explainUnit(
   check: CheckResult,
   unit: UnitResult,
   metric: MetricRule,
-  at: { minPerSlice?: number; capabilities?: GateResult['capabilities'] } = {}
+  at: { minPerSlice?: number; capabilities: GateResult['capabilities'] }
 ): string {
   const c = unit.comparison
   const who = c.slice.length === 0 ? '' : ` for ${sliceLabel(c.slice)}`
@@ -137,7 +137,7 @@ export function explainUnit(
   const name = clean(metric.name, NAME)
   const head = `${name}${who} ${moved}${by} (${intervalWords(unit, metric)})`
   // a reason of a capability's own (the budget's, the holdout's): its words
-  for (const c of at.capabilities ?? []) {
+  for (const c of at.capabilities) {
     const said = c.parts.unitWords?.(unit, { check, metric, name: `${name}${who}`, head })
     if (said !== undefined) return said
   }
