@@ -297,6 +297,13 @@ export const RUN_CASES: HostileCase[] = [
   qrelsCase('qrels line with 3 fields', QRELS + 'q3 0 d1\n', 'qrels.txt:5', /needs 4 fields .* found 3/),
   qrelsCase('qrels truncated last line', QRELS + 'q3 0', 'qrels.txt:5', /found 2/),
   qrelsCase('qrels grade 1.5', 'q1 0 d1 1.5\n', 'qrels.txt:1', /grade "1\.5" is not a whole number/),
+  // held as a 32-bit integer for the ideal ranking: 2^31 would wrap to -2^31 and nDCG could leave [0, 1]
+  qrelsCase(
+    'qrels grade 2^31',
+    'q1 0 d1 2147483648\n',
+    'qrels.txt:1',
+    /grade 2147483648 .* is beyond a 32-bit integer/
+  ),
   qrelsCase('qrels grade 0x1', QRELS + 'q3 0 d1 0x1\n', 'qrels.txt:5', /grade "0x1" is not a whole number/),
   qrelsCase(
     'qrels grade beyond 2^53',

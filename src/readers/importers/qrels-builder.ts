@@ -3,6 +3,9 @@ import type { JudgedQuery, Qrels } from '../../model/qrels.js'
 import { compareCodePoints, fromByteString, toByteString } from '../../util/order.js'
 import { quote } from '../../util/show.js'
 
+/** The largest grade a judgment may have: grades are held as 32-bit integers (Int32Array) for the ideal ranking. */
+const MAX_GRADE = 2 ** 31 - 1
+
 /**
  * Builds {@link Qrels} from judgments in every format (TREC qrels, src/readers/trec-qrels.ts; ranx / pytrec_eval
  * JSON, BEIR TSV), so they all have one semantics: grades are whole numbers kept as written
@@ -27,10 +30,13 @@ export class QrelsBuilder {
 
   /** Adds one judgment; `grade` must already be a number (the importer parsed it). */
   add(id: string, doc: string, grade: number, line: number): void {
-    if (!Number.isSafeInteger(grade)) {
+    // the grades are kept as 32-bit integers (the ideal ranking): a larger one would wrap, silently
+    if (!Number.isSafeInteger(grade) || grade > MAX_GRADE || grade < -MAX_GRADE - 1) {
       throw new InputError(
         { file: this.file, line, queryId: id },
-        `grade ${String(grade)} of document ${quote(doc)} is not a whole number`,
+        Number.isSafeInteger(grade)
+          ? `grade ${String(grade)} of document ${quote(doc)} is beyond a 32-bit integer`
+          : `grade ${String(grade)} of document ${quote(doc)} is not a whole number`,
         'grades are integers such as 0, 1, 2 or 3 (negative = in the pool but unjudged)'
       )
     }
