@@ -11,6 +11,8 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024
 export interface LineOptions {
   /** Override {@link MAX_LINE_BYTES} (tests use a small cap). */
   maxLineBytes?: number
+  /** The file as refusals name it, when the path read is a copy (a fetched exam file); default: the path. */
+  name?: string
 }
 
 /** Called once per line with its text (no line terminator, BOM removed), its 1-based number and its length in bytes. */
@@ -52,7 +54,7 @@ export async function forEachLineBytes(
     ) {
       start += 3
     }
-    if (end - start > cap) tooLong(file, lineNo, cap)
+    if (end - start > cap) tooLong(options.name ?? file, lineNo, cap)
     onLine(bytes, start, end, lineNo)
   }
   const stream = (await openReadable(file)).handle.createReadStream({ highWaterMark: 1 << 20 })

@@ -34,7 +34,8 @@ export function withFileSync<T>(file: string, use: (fd: number) => T): T {
   try {
     return use(fd)
   } catch (error) {
-    if (!(error instanceof InputError) && typeof (error as NodeJS.ErrnoException).code === 'string')
+    // a system error reading the file (EISDIR, EIO) is the file's; Node's own ERR_* (a bug here) is not
+    if (!(error instanceof InputError) && typeof (error as NodeJS.ErrnoException).errno === 'number')
       throw openError(file, error)
     throw error
   } finally {

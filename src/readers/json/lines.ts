@@ -82,8 +82,6 @@ export interface JsonLinesOptions extends LineOptions {
    * read, a used one is refused by name); otherwise such a line is not JSON.
    */
   nonFinite?: boolean
-  /** The file as a refusal of a line names it, when that is not the path read (an exam file fetched to a copy). */
-  name?: string
   /** Sees each non-blank line the fast path did not take, before it is parsed (a reader's own first-line refusals). */
   beforeParse?: (text: string, line: number) => void
 }
@@ -103,7 +101,7 @@ export async function forEachJsonRecord(
     file,
     (bytes, from, to, line) => {
       if (flat.parse(bytes, from, to)) return onRecord(flat, line)
-      const text = decodeLine(bytes, from, to) ?? refuseNotUtf8(file, line)
+      const text = decodeLine(bytes, from, to) ?? refuseNotUtf8(options.name ?? file, line)
       if (text.trim() === '') return
       options.beforeParse?.(text, line)
       const hint = typeof options.hint === 'string' ? options.hint : options.hint(text, line)
