@@ -7,6 +7,8 @@ import { describe, expect, it } from '@jest/globals'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { InputError } from '../../src/errors.js'
+import { AGGREGATE_COLUMNS } from '../../src/model/aggregates.js'
+import { readCsvAggregates } from '../../src/readers/aggregate-tables.js'
 import { forEachJsonRecord } from '../../src/readers/json/lines.js'
 import { withFileSync } from '../../src/readers/whole-file.js'
 import { refusal, tempDir } from '../helpers.js'
@@ -59,5 +61,37 @@ describe('a whole-file read', () => {
     }
     expect(thrown).toBeInstanceOf(InputError)
     expect((thrown as InputError).where.file).toBe(file)
+  })
+})
+
+describe("a warehouse's CSV aggregates header", () => {
+  const dir = tempDir('rg-agg-csv-')
+  const read = (text: string) => {
+    const file = join(dir, 'sums.csv')
+    writeFileSync(file, text)
+    const seen: Array<string | undefined> = []
+    return readCsvAggregates({
+      path: file,
+      name: 'sums.csv',
+      hint: 'write it as `sql` does',
+      onCells: (cell) => seen.push(cell('x') as string | undefined)
+    }).then(() => seen)
+  }
+  const header = AGGREGATE_COLUMNS.join(',')
+  const cells = AGGREGATE_COLUMNS.map((c, i) => (c === 'x' ? '7' : String(i)))
+
+  it('refuses a column named twice (which one is meant?), naming it', async () => {
+    const r = await refusal(() => read(`${header},x\n${cells.join(',')},8\n`))
+    expect([r.where.file, r.where.line, r.message]).toEqual([
+      'sums.csv',
+      1,
+      expect.stringContaining('the header names column "x" twice')
+    ])
+  })
+
+  it('reads each column by its name, in any order', async () => {
+    expect(await read(`${[...AGGREGATE_COLUMNS].reverse().join(',')}\n${[...cells].reverse().join(',')}\n`)).toEqual([
+      '7'
+    ])
   })
 })

@@ -1,7 +1,7 @@
 import { InputError, type Where } from '../errors.js'
 import { AGGREGATE_COLUMNS } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
-import { forEachCsvRecord } from './csv.js'
+import { csvTableHeader, forEachCsvRecord } from './csv.js'
 import { forEachJsonRecord, memberValue } from './json/lines.js'
 import { forEachParquetRow, plain, withParquet } from './parquet.js'
 
@@ -41,6 +41,8 @@ export async function readParquetAggregates(to: AggregateTarget): Promise<void> 
 /** A CSV file of the aggregates with a header naming the columns (any order, blank lines skipped). */
 export async function readCsvAggregates(to: AggregateTarget): Promise<void> {
   let header: string[] | undefined
+  // where each column is, found once from the header
+  const at = new Map<string, number>()
   await forEachCsvRecord(to.path, (fields, line) => {
     const where: Where = { file: to.name, line }
     if (header === undefined) {
@@ -54,13 +56,15 @@ export async function readCsvAggregates(to: AggregateTarget): Promise<void> {
         )
       if (missing.length > 0)
         throw new InputError(where, `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint)
+      // a name given twice (which column is meant?) or empty is refused, as in every CSV the gate reads
+      csvTableHeader(fields, { file: to.name, line })
+      for (const c of AGGREGATE_COLUMNS) at.set(c, header.indexOf(c))
       return
     }
     if (fields.length === 1 && fields[0] === '') return
     if (fields.length !== header.length)
       throw new InputError(where, `${fields.length} fields, but the header has ${header.length}`, to.hint)
-    const cells = header
-    to.onCells((c) => fields[cells.indexOf(c)], where)
+    to.onCells((c) => fields[at.get(c) ?? -1], where)
   })
 }
 
