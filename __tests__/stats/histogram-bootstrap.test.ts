@@ -1,7 +1,7 @@
 /**
  * docs/scale.md, "ship the histogram, not the rows": the table split into shards in any way, each shard's
  * per-stratum histograms of a column merged in any order, give through the gate's groups of histograms
- * (histogramGroups, src/stats/sums-draws.ts) and its multinomial job the very resamples the gate draws from the rows
+ * (histogramGroups, src/stats/bootstrap.ts) and its multinomial job the very resamples the gate draws from the rows
  * (bootstrapPlan), bit for bit, for every column drawn by counts; a column drawn by index is refused, never
  * approximated. The shards' histograms and their merge are modelled here as a warehouse computes them.
  */
