@@ -206,9 +206,25 @@ describe('hostile text stays visible as text', () => {
 
 describe('untrusted text at the start of a line makes no block', () => {
   // Query ids, notes and names a pull request controls, each a block marker when a Markdown line starts with it.
-  const STARTS = ['# big', '## two', '> quoted', '- item', '+ item', '* item', '1. first', '2) second', '| a | b |']
+  const STARTS = [
+    '# big',
+    '## two',
+    '> quoted',
+    '  > quoted',
+    ' > q',
+    '\t> q',
+    '- item',
+    '+ item',
+    '* item',
+    '1. first',
+    '2) second',
+    '| a | b |'
+  ]
   const RULES = [
     '---',
+    '-- -',
+    '--- -',
+    '\t---',
     '===',
     '- - -',
     '***',

@@ -48,15 +48,19 @@ export function spansMarkdown(spans: Inline, cell = false): string {
  * A line of spans that starts a line of the Markdown (a paragraph's line, a list item). When it starts with untrusted
  * text, a block marker there would make the line a list item (`- `, `+ `, `1. `, `1) `), a rule or a heading's
  * underline (`---`, `===`) or indented code, so its leading spaces are dropped (Markdown shows none) and the marker is
- * backslash-escaped. (`inline` already makes `#`, `>`, `|`, `*`, `_`, `~` and backticks inert anywhere.)
+ * backslash-escaped. (`inline` makes `#`, `|`, `*`, `_`, `~` and backticks inert anywhere, and `>` unless blanks come before it.)
  */
 function lineMarkdown(spans: Inline): string {
   const out = spansMarkdown(spans)
-  // the span that starts the line as read: spans that render to nothing or to spaces come before it
-  if (spans.find((s) => span(s, false).trim() !== '')?.kind !== 'text') return out
+  // the span that starts the line as read (spans that render to nothing or to spaces come before it): untrusted
+  // text, or a link, whose label is shown bare when its address is not safe
+  const first = spans.find((s) => span(s, false).trim() !== '')?.kind
+  if (first !== 'text' && first !== 'link') return out
+  // a list marker; a rule (dashes with any spaces between them) or a setext underline; a `>` that `inline` left
+  // raw because blanks came before it: each backslash-escaped once the blanks are gone
   return out
-    .replace(/^ +/, '')
-    .replace(/^(?:[-+](?=[ \t]|$)|-+[ \t]*$|=+[ \t]*$)/, '\\$&')
+    .replace(/^[ \t]+/, '')
+    .replace(/^(?:[-+](?=[ \t]|$)|-(?=[- \t]*$)|=(?=[= \t]*$)|>)/, '\\$&')
     .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, '$1\\$2')
 }
 
