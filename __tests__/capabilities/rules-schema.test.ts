@@ -50,4 +50,33 @@ describe("a capability's rules fragment", () => {
     const history = (rulesSchema() as { properties: Record<string, unknown> }).properties.history
     expect(history).toEqual(CAPABILITIES.find((c) => c.name === 'history')?.rules?.history)
   })
+
+  // Found in review: closing every object that lists keys refused valid rules whose keys a combinator spreads, and
+  // spread a tuple's items into an object ajv ignored.
+  const spread = (fragment: Record<string, unknown>): readonly Capability[] => [
+    ...CAPABILITIES,
+    { ...open, name: 'spread', rules: { spread: fragment } }
+  ]
+  const read = (registry: readonly Capability[], value: string) =>
+    rulesFromText(`${RULES}spread: ${value}\n`, 'rules.yml', registry)
+
+  it('accepts keys a base and its oneOf discriminator share, and an allOf of parts', () => {
+    const discriminated = spread({
+      type: 'object',
+      properties: { kind: { type: 'string' }, n: { type: 'integer' } },
+      oneOf: [{ properties: { kind: { const: 'p' } } }, { properties: { kind: { const: 'q' } } }]
+    })
+    expect(read(discriminated, '{ kind: p, n: 3 }').extra.get('spread')).toEqual({ kind: 'p', n: 3 })
+    const parts = spread({
+      type: 'object',
+      allOf: [{ properties: { x: { type: 'integer' } } }, { properties: { y: { type: 'integer' } } }]
+    })
+    expect(read(parts, '{ x: 1, y: 2 }').extra.get('spread')).toEqual({ x: 1, y: 2 })
+  })
+
+  it("checks a tuple's items one by one, and refuses a fragment that is not self-contained", async () => {
+    const tuple = spread({ type: 'array', items: [{ type: 'string' }, { type: 'string' }] })
+    expect((await refusal(() => read(tuple, '[x, 5]'))).message).toMatch(/spread/)
+    expect(() => rulesSchema(spread({ $ref: '#/definitions/x' }))).toThrow(/may not use \$ref/)
+  })
 })
