@@ -262,14 +262,22 @@ async function writeReports(
   at: { v: Values; format: string; files: WrittenFiles; out: Write; terminal: Terminal }
 ): Promise<number> {
   const { v, format, files, out, terminal } = at
-  const markdown = toMarkdown(result, { files })
+  // each report is built once, and only when something takes it
+  const markdown = v.markdown || format === 'markdown' ? toMarkdown(result, { files }) : ''
   if (v.markdown) await writeOutput(v.markdown as string, markdown)
-  if (v.json) await writeOutput(v.json as string, jsonReportChunks(result))
-  if (format === 'json') {
-    const runs = lineRuns(out)
-    for (const chunk of jsonReportChunks(result)) runs.add(chunk)
-    runs.end()
-  } else out(format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
+  const runs = format === 'json' ? lineRuns(out) : undefined
+  if (v.json) {
+    // one walk of the JSON report for its file and, with --format json, for stdout
+    const both = function* (): Generator<string> {
+      for (const chunk of jsonReportChunks(result)) {
+        runs?.add(chunk)
+        yield chunk
+      }
+    }
+    await writeOutput(v.json as string, both())
+  } else if (runs !== undefined) for (const chunk of jsonReportChunks(result)) runs.add(chunk)
+  if (runs !== undefined) runs.end()
+  else out(format === 'text' ? toText(result, { color: terminal.isTTY && !terminal.noColor, files }) : markdown)
   return result.decision.verdict === 'pass' ? 0 : 1
 }
 

@@ -21,8 +21,9 @@ const TERMINAL_TOP = 5
  */
 export function regressedBlocks(result: GateResult, files: WrittenFiles | undefined, terminal: boolean): Block[] {
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  if (result.regressions.length === 0 && terminal) return []
   const worseOnGated = regressionCount(result)
-  if (result.regressions.length === 0 && (terminal || worseOnGated === 0)) return []
+  if (result.regressions.length === 0 && worseOnGated === 0) return []
   const listable = listableRegressions(result)
   const top = terminal ? TERMINAL_TOP : TOP_REGRESSIONS
   const shown = Math.min(top, listable.shown.length)
