@@ -84,8 +84,6 @@ function valueIn(index: Map<string, number>, key: string): number | undefined {
   return v !== undefined && Number.isFinite(v) ? v : undefined
 }
 
-/** A run's link is written only when it is a plain https URL (it comes from the API, but a link is markup). */
-
 const short = (sha: string): string => sha.replace(/[^0-9a-f]/gi, '').slice(0, 7)
 
 const WORDS: Record<SkipReason, string> = {

@@ -13,8 +13,6 @@ import type { Block, Inline, Item, Span } from '../../model/document.js'
 const MERMAID_NOTE =
   '<p class="note">(A chart the Markdown report draws with Mermaid; its numbers are in the table.)</p>'
 
-/** The link targets kept: a plain https URL (the API's run links), nothing that could be a script or a fetch. */
-
 /** A table cell's status mark (its first word) and the class that colours it. */
 const STATUS_CLASS: Array<[string, string]> = [
   ['✓', 'pass'],
