@@ -320,6 +320,14 @@ function statisticsOptions(
     }
     weights = { by: raw.weights.by, target }
   }
+  // Without clusters every query is its own unit: cluster weighting would silently weigh queries, not clusters.
+  if (raw.cluster_weighting === 'cluster' && raw.cluster === undefined) {
+    fail(
+      ['statistics', 'cluster_weighting'],
+      'cluster_weighting is "cluster", but statistics names no cluster attribute, so every query would still count once',
+      'add statistics.cluster: the attribute whose values are the clusters (e.g. cluster: user), or drop cluster_weighting'
+    )
+  }
   return {
     interval: raw.interval ?? 'auto',
     // Absent stays absent (= auto), so rules without it read exactly as before.

@@ -174,7 +174,7 @@ export const RULES_SCHEMA = {
         cluster_weighting: {
           enum: ['query', 'cluster'],
           description:
-            'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).'
+            'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means). "cluster" without statistics.cluster is refused.'
         },
         weights: {
           type: 'object',
