@@ -4,7 +4,7 @@
  * RULES_SCHEMA by src/config/schema.ts; the typed value they parse to; and the refusals a schema cannot express.
  */
 import type { CheckRule, Margin, MetricRule, ReferenceRules } from './types.js'
-import type { SchemaType } from './schema-type.js'
+import { camelCased, type SchemaType } from './schema-type.js'
 import { AMOUNT_SCHEMA, parseAmount } from './amount.js'
 
 /** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
@@ -134,12 +134,7 @@ export function referenceRules(
       ref: r.ref,
       manifest: r.manifest,
       looks: r.looks,
-      artifact: r.artifact && {
-        name: r.artifact.name,
-        workflow: r.artifact.workflow,
-        file: r.artifact.file,
-        ref: r.artifact.ref
-      }
+      artifact: r.artifact && camelCased(REFERENCE_RULES_PROPERTIES.reference.properties.artifact, r.artifact)
     }
   }
 }

@@ -92,9 +92,6 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
   return {
     version: 1,
     metrics,
-    judgments: raw.judgments
-      ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth }
-      : undefined,
     slices: raw.slices ?? [],
     statistics: {
       confidence,
