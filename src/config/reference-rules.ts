@@ -188,8 +188,7 @@ export function toBudget(
   site: CheckSite
 ): Margin | undefined {
   if (value === undefined) return undefined
-  const { metric, at, fail } = site
-  const bounds = metric.bounds
+  const { at, fail } = site
   const path = [...at, 'budget']
   if (!hasReference)
     fail(
@@ -203,21 +202,45 @@ export function toBudget(
       'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference',
       'put the budget on a non_inferior (or superior) check of the same metric'
     )
-  const budget = parseAmount(value)
-  if (budget.relative) {
-    if (budget.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
+  return toAmount(value, 'budget', site)
+}
+
+/**
+ * The words of an amount's refusals: its name, where a fall to 0 is counted from (undefined: a rise, never refused
+ * as one), what could never happen, an example in units.
+ */
+const AMOUNT_WORDS = {
+  non_inferior: ['margin', '', 'the check could never fail', '0.02 is two points'],
+  superior: ['margin', undefined, 'the check could never pass', '0.02 is two points'],
+  budget: ['budget', ' since the reference', 'it could never be exceeded', '0.01 is one point']
+} as const
+
+/**
+ * A non_inferior or superior margin (at `checks[i].<kind>.margin`) or a budget (at `checks[i].budget`), refused where
+ * it could never be spent: relative, 100% or more of the mean of a higher-is-better metric that cannot go below 0
+ * (it never falls that far; not for superior, whose margin is a rise); absolute, as wide as the metric's bounds.
+ */
+export function toAmount(value: number | string, kind: keyof typeof AMOUNT_WORDS, site: CheckSite): Margin {
+  const { metric, fail } = site
+  const bounds = metric.bounds
+  const [name, since, never, units] = AMOUNT_WORDS[kind]
+  const path = kind === 'budget' ? [...site.at, kind] : [...site.at, kind, 'margin']
+  const amount = parseAmount(value)
+  // A higher-is-better metric that cannot go below 0 never falls by 100% of its mean or more.
+  const floored = since !== undefined && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)
+  if (amount.relative) {
+    if (floored && amount.value >= 1)
       fail(
         path,
-        `budget ${budget.text} allows ${metric.name} to fall to 0 (or below) since the reference, so it could never be exceeded`,
-        'write a relative budget below 100% (e.g. "5%"), or an absolute one in the metric\'s units'
+        `${name} ${amount.text} allows ${metric.name} to fall to 0 (or below)${since}, so ${never}`,
+        `write a relative ${name} below 100% (e.g. "5%"), or an absolute one in the metric's units`
       )
-    }
-  } else if (bounds && budget.value >= bounds[1] - bounds[0]) {
+  } else if (bounds && amount.value >= bounds[1] - bounds[0]) {
     fail(
       path,
-      `budget ${budget.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`,
-      "budgets are in the metric's units: 0.01 is one point of a 0..1 metric"
+      `${name} ${amount.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so ${never}`,
+      `${name}s are in the metric's units: ${units} of a 0..1 metric`
     )
   }
-  return budget
+  return amount
 }

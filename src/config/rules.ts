@@ -5,11 +5,10 @@ import { quote } from '../util/show.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
 import type { SchemaType } from './schema-type.js'
-import { parseAmount } from './amount.js'
 import { trustRules } from './trust-rules.js'
-import { referenceRules, toBudget, type CheckSite } from './reference-rules.js'
+import { referenceRules, toAmount, toBudget, type CheckSite } from './reference-rules.js'
 import { judgeRules } from './judge-rules.js'
-import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
+import type { CheckKind, CheckRule, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
 
@@ -346,7 +345,7 @@ function statisticsOptions(
 function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
   const { metric, at, fail } = site
   const bounds = metric.bounds
-  if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, 'non_inferior', site) }
+  if (c.non_inferior) return { type: 'non_inferior', margin: toAmount(c.non_inferior.margin, 'non_inferior', site) }
   if (c.at_least !== undefined || c.at_most !== undefined) return toLevel(c, site)
   if (c.superior) {
     const test = c.superior.test ?? 'bootstrap'
@@ -369,7 +368,7 @@ function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
       type: 'superior',
       test,
       alpha: c.superior.alpha ?? 1 - confidence,
-      margin: toMargin(c.superior.margin ?? 0, 'superior', site)
+      margin: toAmount(c.superior.margin ?? 0, 'superior', site)
     }
   }
   const r = c.max_regressions as NonNullable<RawCheck['max_regressions']>
@@ -436,37 +435,6 @@ function toLevel(c: RawCheck, site: CheckSite): CheckKind {
     }
   }
   return { type: 'level', bound, value }
-}
-
-/** A non_inferior or superior margin (at `checks[i].<kind>.margin`), refused where the check could never fail or pass. */
-function toMargin(value: number | string, kind: 'non_inferior' | 'superior', site: CheckSite): Margin {
-  const { metric, fail } = site
-  const bounds = metric.bounds
-  const path = [...site.at, kind, 'margin']
-  const never = kind === 'non_inferior' ? 'fail' : 'pass'
-  const margin = parseAmount(value)
-  if (margin.relative) {
-    // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
-    if (
-      kind === 'non_inferior' &&
-      margin.value >= 1 &&
-      metric.better === 'higher' &&
-      (bounds === undefined || bounds[0] >= 0)
-    ) {
-      fail(
-        path,
-        `margin ${margin.text} allows ${metric.name} to fall to 0 (or below), so the check could never fail`,
-        'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units'
-      )
-    }
-  } else if (bounds && margin.value >= bounds[1] - bounds[0]) {
-    fail(
-      path,
-      `margin ${margin.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`,
-      "margins are in the metric's units: 0.02 is two points of a 0..1 metric"
-    )
-  }
-  return margin
 }
 
 /** ajv reports every branch of a failed oneOf; the most useful error is a typo, then the deepest path. */
