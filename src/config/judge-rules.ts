@@ -3,7 +3,7 @@
  * value they parse to, and the refusals a schema cannot express. Anchors are part of the exam: human labels written
  * before the results, read at the base commit in a pull request; the candidate judge's labels are its answer.
  */
-import { camelCased, type Camel, type SchemaType } from './schema-type.js'
+import { camelCased, type Camel, type Fail, type SchemaType } from './schema-type.js'
 
 const share = (description: string) => ({ type: 'number', minimum: 0, maximum: 1, description }) as const
 
@@ -138,8 +138,6 @@ const LENGTH_BIAS = JUDGE_RULES_PROPERTIES.judge.properties.length_bias
 
 /** The `judge` key as written, typed from its schema (already validated). */
 type RawJudgeRules = SchemaType<(typeof JUDGE_RULES_PROPERTIES)['judge']>
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /**
  * Turns the `judge` key into typed rules, refusing what the schema cannot: a rule over anchors without an anchor

@@ -4,7 +4,7 @@
  * RULES_SCHEMA by src/config/schema.ts; the typed value they parse to; and the refusals a schema cannot express.
  */
 import type { CheckRule, Margin, MetricRule, ReferenceRules } from './types.js'
-import { camelCased, type SchemaType } from './schema-type.js'
+import { camelCased, type Fail, type SchemaType } from './schema-type.js'
 import { AMOUNT_SCHEMA, parseAmount } from './amount.js'
 
 /** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
@@ -88,8 +88,6 @@ export const REFERENCE_RULES_PROPERTIES = {
 
 /** The regression-budget keys as written in the rules file, typed from their schema (already validated). */
 type RawReferenceRules = SchemaType<{ type: 'object'; properties: typeof REFERENCE_RULES_PROPERTIES }>
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /**
  * The typed reference, refusing what the schema cannot express: a reference that names neither a path nor

@@ -4,7 +4,7 @@ import { suggestion } from '../util/did-you-mean.js'
 import { quote } from '../util/show.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
-import type { SchemaType } from './schema-type.js'
+import type { Fail, SchemaType } from './schema-type.js'
 import { trustRules } from './trust-rules.js'
 import { referenceRules, toAmount, toBudget, type CheckSite } from './reference-rules.js'
 import { judgeRules } from './judge-rules.js'
@@ -116,8 +116,6 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     extra: capabilityKeys(raw)
   }
 }
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /** Each metric of the rules, in name order: its direction, kind, range and fill checked against each other. */
 function metricRules(raw: RawRules, at: { missing: 'error' | 'zero'; fail: Fail }): Map<string, MetricRule> {

@@ -15,6 +15,9 @@ interface Simple {
   null: null
 }
 
+/** How a block's parser refuses what its schema cannot: at a key path of the rules file, with what to do. */
+export type Fail = (path: Array<string | number>, message: string, hint?: string) => never
+
 /** The value type of schema `S`. */
 export type SchemaType<S> = S extends { const: infer C }
   ? C

@@ -3,7 +3,7 @@
  * and two_stage (spread into RULES_SCHEMA by src/config/schema.ts), the typed values they parse to, and the refusals
  * a schema cannot express.
  */
-import { camelCased, type Camel, type SchemaType } from './schema-type.js'
+import { camelCased, type Camel, type Fail, type SchemaType } from './schema-type.js'
 
 /** A manifest field as a dotted path (`corpus.content_hash`). */
 const FIELD = {
@@ -236,8 +236,6 @@ export interface TrustRules {
 
 /** The trust keys as written in the rules file, typed from their schema (already validated). */
 type RawTrustRules = SchemaType<{ type: 'object'; properties: typeof TRUST_RULES_PROPERTIES }>
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /**
  * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
