@@ -6,7 +6,8 @@ import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
 import type { Fail, SchemaType } from './schema-type.js'
 import { trustRules } from './trust-rules.js'
-import { referenceRules, toAmount, toBudget, type CheckSite } from './reference-rules.js'
+import { referenceRules } from './reference-rules.js'
+import { parseAmount, type Margin } from './amount.js'
 import { judgeRules } from './judge-rules.js'
 import type { CheckKind, CheckRule, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
@@ -433,6 +434,85 @@ function toLevel(c: RawCheck, site: CheckSite): CheckKind {
     }
   }
   return { type: 'level', bound, value }
+}
+
+/** One check as its margin, level and budget are read: they are judged against its metric, and refused at its key. */
+interface CheckSite {
+  /** The check's metric; its `bounds` (the declared range, or a ranking measure's own in runs mode) limit what may be asked. */
+  metric: MetricRule
+  /** The check's path in the rules (`['checks', i]`): a refusal names the key under it. */
+  at: Array<string | number>
+  fail: Fail
+}
+
+/**
+ * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
+ * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
+ * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
+ * higher-is-better metric that cannot go below 0. The bounds are the metric's, as for margins.
+ */
+function toBudget(
+  value: number | string | undefined,
+  check: { type: CheckRule['kind']['type'] },
+  hasReference: boolean,
+  site: CheckSite
+): Margin | undefined {
+  if (value === undefined) return undefined
+  const { at, fail } = site
+  const path = [...at, 'budget']
+  if (!hasReference)
+    fail(
+      path,
+      "a budget is spent against the rules' reference, and the rules name none",
+      "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget"
+    )
+  if (check.type === 'max_regressions')
+    fail(
+      path,
+      'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference',
+      'put the budget on a non_inferior (or superior) check of the same metric'
+    )
+  return toAmount(value, 'budget', site)
+}
+
+/**
+ * The words of an amount's refusals: its name, where a fall to 0 is counted from (undefined: a rise, never refused
+ * as one), what could never happen, an example in units.
+ */
+const AMOUNT_WORDS = {
+  non_inferior: ['margin', '', 'the check could never fail', '0.02 is two points'],
+  superior: ['margin', undefined, 'the check could never pass', '0.02 is two points'],
+  budget: ['budget', ' since the reference', 'it could never be exceeded', '0.01 is one point']
+} as const
+
+/**
+ * A non_inferior or superior margin (at `checks[i].<kind>.margin`) or a budget (at `checks[i].budget`), refused where
+ * it could never be spent: relative, 100% or more of the mean of a higher-is-better metric that cannot go below 0
+ * (it never falls that far; not for superior, whose margin is a rise); absolute, as wide as the metric's bounds.
+ */
+function toAmount(value: number | string, kind: keyof typeof AMOUNT_WORDS, site: CheckSite): Margin {
+  const { metric, fail } = site
+  const bounds = metric.bounds
+  const [name, since, never, units] = AMOUNT_WORDS[kind]
+  const path = kind === 'budget' ? [...site.at, kind] : [...site.at, kind, 'margin']
+  const amount = parseAmount(value)
+  // A higher-is-better metric that cannot go below 0 never falls by 100% of its mean or more.
+  const floored = since !== undefined && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)
+  if (amount.relative) {
+    if (floored && amount.value >= 1)
+      fail(
+        path,
+        `${name} ${amount.text} allows ${metric.name} to fall to 0 (or below)${since}, so ${never}`,
+        `write a relative ${name} below 100% (e.g. "5%"), or an absolute one in the metric's units`
+      )
+  } else if (bounds && amount.value >= bounds[1] - bounds[0]) {
+    fail(
+      path,
+      `${name} ${amount.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so ${never}`,
+      `${name}s are in the metric's units: ${units} of a 0..1 metric`
+    )
+  }
+  return amount
 }
 
 /** ajv reports every branch of a failed oneOf; the most useful error is a typo, then the deepest path. */

@@ -1,5 +1,7 @@
 import type { JudgeRules } from './judge-rules.js'
 import type { TrustRules } from './trust-rules.js'
+import type { ReferenceRules } from './reference-rules.js'
+import type { Margin } from './amount.js'
 
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
 
@@ -21,14 +23,6 @@ export interface MetricRule {
   unit: string
   /** Value given to a missing query when `queries.missing` is "zero". */
   fill: number | undefined
-}
-
-/** A margin as written: absolute in metric units, or relative to the baseline mean. */
-export interface Margin {
-  value: number
-  relative: boolean
-  /** As the user wrote it, for the report ("20%", "0.005"). */
-  text: string
 }
 
 /**
@@ -122,23 +116,4 @@ export interface Rules extends TrustRules {
   judge?: JudgeRules
   /** The last release's rows the checks' budgets are spent against (src/config/reference-rules.ts). */
   reference?: ReferenceRules
-}
-
-/** Where the reference rows are: a file in the repository (at a ref) or a workflow's artifact. */
-export interface ReferenceRules {
-  /** Label in the report: name, else ref, else path (else the artifact's name). */
-  label: string
-  path: string | undefined
-  /** Tag/branch/commit to read `path` at; undefined: the base commit. */
-  ref: string | undefined
-  /**
-   * An artifact of a push run of `workflow` on the default branch, or on `ref` (a branch or tag) when named: a
-   * run of another branch, a dispatched or scheduled run, or anything a pull request triggered is never used.
-   */
-  artifact:
-    { name: string; workflow: string | undefined; file: string | undefined; ref: string | undefined } | undefined
-  /** The reference's snapshot manifest (an exam file, read where the rules are); undefined: the invocation may name one. */
-  manifest: string | undefined
-  /** Most gate runs over the release that may look at the budget (`reference.looks`); undefined: every run is one look, unshared. */
-  looks: number | undefined
 }
