@@ -128,6 +128,18 @@ describe('rules loading', () => {
     )
   })
 
+  it('refuses cluster_weighting: cluster without a cluster attribute (it would weigh queries, silently)', () => {
+    const e = refusal(BASE + 'statistics: { cluster_weighting: cluster }\n')
+    expect(e.where).toMatchObject({ file: 'rules.yml', line: 10, key: 'statistics.cluster_weighting' })
+    expect(e.message).toMatch(/statistics names no cluster attribute.*add statistics\.cluster/)
+    expect(
+      loadRules(BASE + 'statistics: { cluster: user, cluster_weighting: cluster }\n', 'rules.yml').statistics
+    ).toMatchObject({ cluster: 'user', clusterWeighting: 'cluster' })
+    expect(
+      loadRules(BASE + 'statistics: { cluster_weighting: query }\n', 'rules.yml').statistics.clusterWeighting
+    ).toBe('query')
+  })
+
   it('refuses duplicate keys, aliases, empty files', () => {
     expect(refusal(BASE + 'version: 1\n').message).toMatch(/rules\.yml:10: .*repeated/)
     expect(refusal('a: &x [1]\nb: *x\n').message).toMatch(/rules\.yml:2: uses a YAML alias/)

@@ -16,7 +16,7 @@ import { looksIn, placeOf, type ListedStatus } from '../../src/github/ledger.js'
 import { referenceCapability } from '../../src/capabilities/reference/capability.js'
 import { HOLDOUT_LOOKS } from '../../src/capabilities/holdout/looks.js'
 import type { ExamFileSpec, ExamRecordSpec } from '../../src/capabilities/contract.js'
-import type { ReferenceRules } from '../../src/config/types.js'
+import type { ReferenceRules } from '../../src/config/reference-rules.js'
 
 const BASE = 'c'.repeat(40)
 const HEAD = 'a'.repeat(40)

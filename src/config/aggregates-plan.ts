@@ -40,11 +40,11 @@ export function familyKey(family: SubsetFamily): string {
 
 /** The filters of the subset of `family` whose `by` attribute has `value` (as decide and the reports name it). */
 export function subsetFilters(family: SubsetFamily, value: string | undefined): Array<[string, string]> {
-  if (family.by === undefined) return family.where.map(([k, v]) => [k, v])
-  return [
-    ...family.where.map(([k, v]): [string, string] => [k, v]),
-    [family.by, value as string] as [string, string]
-  ].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+  const filters = family.where.map(([k, v]): [string, string] => [k, v])
+  if (family.by === undefined) return filters
+  return [...filters, [family.by, value as string] as [string, string]].sort((a, b) =>
+    a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0
+  )
 }
 
 /** Every attribute the families read (where, slices, per_slice) and the stratum attribute, sorted. */

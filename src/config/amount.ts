@@ -1,5 +1,3 @@
-import type { Margin } from './types.js'
-
 /**
  * An amount of a metric as the rules write it, for margins and budgets alike: a number in the metric's own units
  * (0.005), or a percentage of a mean as a string ("20%"). One schema and one parser, so "5%" means the same
@@ -15,6 +13,14 @@ export const AMOUNT_SCHEMA = {
     }
   ]
 } as const
+
+/** A margin as written: absolute in metric units, or relative to the baseline mean. */
+export interface Margin {
+  value: number
+  relative: boolean
+  /** As the user wrote it, for the report ("20%", "0.005"). */
+  text: string
+}
 
 /** The amount as a margin: `relative` for a percentage (its value a share: "20%" -> 0.2), the text as written. */
 export function parseAmount(value: number | string): Margin {

@@ -3,7 +3,7 @@
  * value they parse to, and the refusals a schema cannot express. Anchors are part of the exam: human labels written
  * before the results, read at the base commit in a pull request; the candidate judge's labels are its answer.
  */
-import type { SchemaType } from './schema-type.js'
+import { camelCased, type Camel, type Fail, type SchemaType } from './schema-type.js'
 
 const share = (description: string) => ({ type: 'number', minimum: 0, maximum: 1, description }) as const
 
@@ -117,8 +117,7 @@ export interface JudgeRules {
   maxDrop: number | undefined
   maxFlipShare: number | undefined
   minConsistent: number | undefined
-  lengthBias:
-    { score: string; length: string; perSlice: string | undefined; maxCorrelation: number | undefined } | undefined
+  lengthBias: Camel<typeof LENGTH_BIAS> | undefined
 }
 
 /**
@@ -135,10 +134,10 @@ export const DEFAULT_MIN_ANCHOR_ITEMS = 40
  */
 export const DEFAULT_MIN_LENGTH_BIAS_QUERIES = 10
 
+const LENGTH_BIAS = JUDGE_RULES_PROPERTIES.judge.properties.length_bias
+
 /** The `judge` key as written, typed from its schema (already validated). */
 type RawJudgeRules = SchemaType<(typeof JUDGE_RULES_PROPERTIES)['judge']>
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /**
  * Turns the `judge` key into typed rules, refusing what the schema cannot: a rule over anchors without an anchor
@@ -186,6 +185,6 @@ export function judgeRules(
     maxDrop: raw.max_drop,
     maxFlipShare: raw.repeatability?.max_flip_share,
     minConsistent: raw.position?.min_consistent,
-    lengthBias: lb && { score: lb.score, length: lb.length, perSlice: lb.per_slice, maxCorrelation: lb.max_correlation }
+    lengthBias: lb && camelCased(LENGTH_BIAS, lb)
   }
 }

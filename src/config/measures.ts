@@ -10,22 +10,6 @@ import { quote } from '../util/show.js'
  * always the name exactly as the user spelled it, so the rules file and the report use the user's own words.
  */
 
-/** The measure families this module computes, each as trec_eval 10.0 computes its counterpart. */
-export type MeasureKind =
-  | 'P'
-  | 'R'
-  | 'R_cap'
-  | 'Success'
-  | 'RR'
-  | 'AP'
-  | 'nDCG'
-  | 'Rprec'
-  | 'Bpref'
-  | 'Judged'
-  | 'NumRet'
-  | 'NumRel'
-  | 'FactRecall'
-
 /** A validated measure. */
 export interface ParsedMeasure {
   /** The name exactly as given (the key of the per-query values). */
@@ -44,27 +28,30 @@ export interface ParsedMeasure {
 }
 
 interface KindInfo {
-  kind: MeasureKind
   /** 'required' | 'optional' | 'none' */
   cutoff: 'required' | 'optional' | 'none'
   params: ReadonlyArray<'rel' | 'gain'>
 }
 
-const KINDS: Record<MeasureKind, KindInfo> = {
-  P: { kind: 'P', cutoff: 'required', params: ['rel'] },
-  R: { kind: 'R', cutoff: 'required', params: ['rel'] },
-  R_cap: { kind: 'R_cap', cutoff: 'required', params: ['rel'] },
-  Success: { kind: 'Success', cutoff: 'required', params: ['rel'] },
-  RR: { kind: 'RR', cutoff: 'optional', params: ['rel'] },
-  AP: { kind: 'AP', cutoff: 'optional', params: ['rel'] },
-  nDCG: { kind: 'nDCG', cutoff: 'optional', params: ['gain'] },
-  Rprec: { kind: 'Rprec', cutoff: 'none', params: ['rel'] },
-  Bpref: { kind: 'Bpref', cutoff: 'none', params: ['rel'] },
-  Judged: { kind: 'Judged', cutoff: 'required', params: [] },
-  NumRet: { kind: 'NumRet', cutoff: 'none', params: [] },
-  NumRel: { kind: 'NumRel', cutoff: 'none', params: ['rel'] },
-  FactRecall: { kind: 'FactRecall', cutoff: 'required', params: ['rel'] }
-}
+/** The measure families this module computes, each as trec_eval 10.0 computes its counterpart. */
+const KINDS = {
+  P: { cutoff: 'required', params: ['rel'] },
+  R: { cutoff: 'required', params: ['rel'] },
+  R_cap: { cutoff: 'required', params: ['rel'] },
+  Success: { cutoff: 'required', params: ['rel'] },
+  RR: { cutoff: 'optional', params: ['rel'] },
+  AP: { cutoff: 'optional', params: ['rel'] },
+  nDCG: { cutoff: 'optional', params: ['gain'] },
+  Rprec: { cutoff: 'none', params: ['rel'] },
+  Bpref: { cutoff: 'none', params: ['rel'] },
+  Judged: { cutoff: 'required', params: [] },
+  NumRet: { cutoff: 'none', params: [] },
+  NumRel: { cutoff: 'none', params: ['rel'] },
+  FactRecall: { cutoff: 'required', params: ['rel'] }
+} as const satisfies Record<string, KindInfo>
+
+/** A measure family, as the computation switches on it. */
+export type MeasureKind = keyof typeof KINDS
 
 /** Lower-cased base name → kind. Aliases included. */
 const BASES: ReadonlyMap<string, MeasureKind> = new Map<string, MeasureKind>([
@@ -151,7 +138,7 @@ export function parseMeasure(name: string): ParsedMeasure {
   if (m === null) throw unknown(name)
   const kind = BASES.get(m[1].toLowerCase())
   if (kind === undefined) throw unknown(name)
-  const info = KINDS[kind]
+  const info: KindInfo = KINDS[kind]
   let cutoff: number | null = null
   if (m[3] !== undefined) {
     if (info.cutoff === 'none') {

@@ -3,9 +3,8 @@
  * release, read exam-side) and of a check's `budget` (the cumulative drop allowed since that reference), spread into
  * RULES_SCHEMA by src/config/schema.ts; the typed value they parse to; and the refusals a schema cannot express.
  */
-import type { CheckRule, Margin, MetricRule, ReferenceRules } from './types.js'
-import type { SchemaType } from './schema-type.js'
-import { AMOUNT_SCHEMA, parseAmount } from './amount.js'
+import { camelCased, type Camel, type Fail, type SchemaType } from './schema-type.js'
+import { AMOUNT_SCHEMA } from './amount.js'
 
 /** A budget: the same shapes as a margin (metric units, or "N%" of the reference mean). */
 export const BUDGET_PROPERTY = {
@@ -86,10 +85,14 @@ export const REFERENCE_RULES_PROPERTIES = {
   }
 } as const
 
+/**
+ * Where the reference rows are: a file in the repository (`path` at `ref`; no ref: the base commit) or an artifact
+ * of a push run, and `label`, its name in the report (name, else ref, else path, else the artifact's name).
+ */
+export type ReferenceRules = Omit<Camel<(typeof REFERENCE_RULES_PROPERTIES)['reference']>, 'name'> & { label: string }
+
 /** The regression-budget keys as written in the rules file, typed from their schema (already validated). */
 type RawReferenceRules = SchemaType<{ type: 'object'; properties: typeof REFERENCE_RULES_PROPERTIES }>
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /**
  * The typed reference, refusing what the schema cannot express: a reference that names neither a path nor
@@ -98,9 +101,9 @@ type Fail = (path: Array<string | number>, message: string, hint?: string) => ne
  */
 export function referenceRules(
   raw: RawReferenceRules,
-  checks: readonly CheckRule[],
+  checks: ReadonlyArray<{ budget?: object }>,
   fail: Fail
-): Pick<{ reference?: ReferenceRules }, 'reference'> {
+): { reference?: ReferenceRules } {
   const r = raw.reference
   if (r === undefined) return {}
   if ((r.path === undefined) === (r.artifact === undefined)) {
@@ -126,22 +129,10 @@ export function referenceRules(
       'add budget: to the checks that must not drift since the reference (e.g. budget: 0.01), or drop reference'
     )
   }
-  const label = r.name ?? r.ref ?? r.path ?? (r.artifact as { name: string }).name
-  return {
-    reference: {
-      label,
-      path: r.path,
-      ref: r.ref,
-      manifest: r.manifest,
-      looks: r.looks,
-      artifact: r.artifact && {
-        name: r.artifact.name,
-        workflow: r.artifact.workflow,
-        file: r.artifact.file,
-        ref: r.artifact.ref
-      }
-    }
-  }
+  const { name, ...reference } = camelCased(REFERENCE_RULES_PROPERTIES.reference, r)
+  const label = name ?? r.ref ?? r.path ?? (r.artifact as { name: string }).name
+  const artifact = r.artifact && camelCased(REFERENCE_RULES_PROPERTIES.reference.properties.artifact, r.artifact)
+  return { reference: { label, ...reference, artifact } }
 }
 
 /**
@@ -169,60 +160,4 @@ function fixedForLooks(r: RawReferenceRules['reference'] & object, fail: Fail): 
       `is a branch, whose commit moves with every push, so the looks reference.looks counts on it would restart`,
       `name the release by its tag (refs/tags/v1.4)${r.artifact === undefined ? ' or a full commit sha' : ''}, or drop looks`
     )
-}
-
-/** One check as its margin, level and budget are read: they are judged against its metric, and refused at its key. */
-export interface CheckSite {
-  /** The check's metric; its `bounds` (the declared range, or a ranking measure's own in runs mode) limit what may be asked. */
-  metric: MetricRule
-  /** The check's path in the rules (`['checks', i]`): a refusal names the key under it. */
-  at: Array<string | number>
-  fail: Fail
-}
-
-/**
- * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
- * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
- * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
- * higher-is-better metric that cannot go below 0. The bounds are the metric's, as for margins.
- */
-export function toBudget(
-  value: number | string | undefined,
-  check: { type: CheckRule['kind']['type'] },
-  hasReference: boolean,
-  site: CheckSite
-): Margin | undefined {
-  if (value === undefined) return undefined
-  const { metric, at, fail } = site
-  const bounds = metric.bounds
-  const path = [...at, 'budget']
-  if (!hasReference)
-    fail(
-      path,
-      "a budget is spent against the rules' reference, and the rules name none",
-      "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget"
-    )
-  if (check.type === 'max_regressions')
-    fail(
-      path,
-      'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference',
-      'put the budget on a non_inferior (or superior) check of the same metric'
-    )
-  const budget = parseAmount(value)
-  if (budget.relative) {
-    if (budget.value >= 1 && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)) {
-      fail(
-        path,
-        `budget ${budget.text} allows ${metric.name} to fall to 0 (or below) since the reference, so it could never be exceeded`,
-        'write a relative budget below 100% (e.g. "5%"), or an absolute one in the metric\'s units'
-      )
-    }
-  } else if (bounds && budget.value >= bounds[1] - bounds[0]) {
-    fail(
-      path,
-      `budget ${budget.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so it could never be exceeded`,
-      "budgets are in the metric's units: 0.01 is one point of a 0..1 metric"
-    )
-  }
-  return budget
 }

@@ -4,12 +4,12 @@ import { suggestion } from '../util/did-you-mean.js'
 import { quote } from '../util/show.js'
 import { sha256 } from '../util/hash.js'
 import { RULES_SCHEMA } from './schema.js'
-import type { SchemaType } from './schema-type.js'
-import { parseAmount } from './amount.js'
+import type { Fail, SchemaType } from './schema-type.js'
 import { trustRules } from './trust-rules.js'
-import { referenceRules, toBudget, type CheckSite } from './reference-rules.js'
+import { referenceRules } from './reference-rules.js'
+import { parseAmount, type Margin } from './amount.js'
 import { judgeRules } from './judge-rules.js'
-import type { CheckKind, CheckRule, Margin, MetricRule, Rules } from './types.js'
+import type { CheckKind, CheckRule, MetricRule, Rules } from './types.js'
 import { parseSource, type SourceDocument } from './yaml-source.js'
 import { measureRange } from './measures.js'
 
@@ -92,9 +92,6 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
   return {
     version: 1,
     metrics,
-    judgments: raw.judgments
-      ? { qrels: raw.judgments.qrels, noRelevant: raw.judgments.no_relevant ?? 'exclude', depth: raw.judgments.depth }
-      : undefined,
     slices: raw.slices ?? [],
     statistics: {
       confidence,
@@ -120,8 +117,6 @@ function toRules(raw: RawRules, source: SourceDocument, file: string, hash: stri
     extra: capabilityKeys(raw)
   }
 }
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
 
 /** Each metric of the rules, in name order: its direction, kind, range and fill checked against each other. */
 function metricRules(raw: RawRules, at: { missing: 'error' | 'zero'; fail: Fail }): Map<string, MetricRule> {
@@ -320,6 +315,14 @@ function statisticsOptions(
     }
     weights = { by: raw.weights.by, target }
   }
+  // Without clusters every query is its own unit: cluster weighting would silently weigh queries, not clusters.
+  if (raw.cluster_weighting === 'cluster' && raw.cluster === undefined) {
+    fail(
+      ['statistics', 'cluster_weighting'],
+      'cluster_weighting is "cluster", but statistics names no cluster attribute, so every query would still count once',
+      'add statistics.cluster: the attribute whose values are the clusters (e.g. cluster: user), or drop cluster_weighting'
+    )
+  }
   return {
     interval: raw.interval ?? 'auto',
     // Absent stays absent (= auto), so rules without it read exactly as before.
@@ -341,7 +344,7 @@ function statisticsOptions(
 function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
   const { metric, at, fail } = site
   const bounds = metric.bounds
-  if (c.non_inferior) return { type: 'non_inferior', margin: toMargin(c.non_inferior.margin, 'non_inferior', site) }
+  if (c.non_inferior) return { type: 'non_inferior', margin: toAmount(c.non_inferior.margin, 'non_inferior', site) }
   if (c.at_least !== undefined || c.at_most !== undefined) return toLevel(c, site)
   if (c.superior) {
     const test = c.superior.test ?? 'bootstrap'
@@ -364,7 +367,7 @@ function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
       type: 'superior',
       test,
       alpha: c.superior.alpha ?? 1 - confidence,
-      margin: toMargin(c.superior.margin ?? 0, 'superior', site)
+      margin: toAmount(c.superior.margin ?? 0, 'superior', site)
     }
   }
   const r = c.max_regressions as NonNullable<RawCheck['max_regressions']>
@@ -433,35 +436,83 @@ function toLevel(c: RawCheck, site: CheckSite): CheckKind {
   return { type: 'level', bound, value }
 }
 
-/** A non_inferior or superior margin (at `checks[i].<kind>.margin`), refused where the check could never fail or pass. */
-function toMargin(value: number | string, kind: 'non_inferior' | 'superior', site: CheckSite): Margin {
-  const { metric, fail } = site
-  const bounds = metric.bounds
-  const path = [...site.at, kind, 'margin']
-  const never = kind === 'non_inferior' ? 'fail' : 'pass'
-  const margin = parseAmount(value)
-  if (margin.relative) {
-    // A higher-is-better metric that cannot go below 0 never falls by 100% of its baseline or more.
-    if (
-      kind === 'non_inferior' &&
-      margin.value >= 1 &&
-      metric.better === 'higher' &&
-      (bounds === undefined || bounds[0] >= 0)
-    ) {
-      fail(
-        path,
-        `margin ${margin.text} allows ${metric.name} to fall to 0 (or below), so the check could never fail`,
-        'write a relative margin below 100% (e.g. "5%"), or an absolute one in the metric\'s units'
-      )
-    }
-  } else if (bounds && margin.value >= bounds[1] - bounds[0]) {
+/** One check as its margin, level and budget are read: they are judged against its metric, and refused at its key. */
+interface CheckSite {
+  /** The check's metric; its `bounds` (the declared range, or a ranking measure's own in runs mode) limit what may be asked. */
+  metric: MetricRule
+  /** The check's path in the rules (`['checks', i]`): a refusal names the key under it. */
+  at: Array<string | number>
+  fail: Fail
+}
+
+/**
+ * A check's budget: a drop allowed since the reference, refused where it could never be spent (and the
+ * budget could never fail): on a check without a reference, on max_regressions (a count of queries, not a
+ * drop of the mean), as wide as the metric's range or wider, or 100% or more of the reference mean of a
+ * higher-is-better metric that cannot go below 0. The bounds are the metric's, as for margins.
+ */
+function toBudget(
+  value: number | string | undefined,
+  check: { type: CheckRule['kind']['type'] },
+  hasReference: boolean,
+  site: CheckSite
+): Margin | undefined {
+  if (value === undefined) return undefined
+  const { at, fail } = site
+  const path = [...at, 'budget']
+  if (!hasReference)
     fail(
       path,
-      `margin ${margin.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so the check could never ${never}`,
-      "margins are in the metric's units: 0.02 is two points of a 0..1 metric"
+      "a budget is spent against the rules' reference, and the rules name none",
+      "add reference: { name: v1.4, path: eval/release/rows.csv, ref: v1.4 } (the last release's per-query rows), or drop budget"
+    )
+  if (check.type === 'max_regressions')
+    fail(
+      path,
+      'max_regressions counts regressed queries against the baseline; a budget is a drop of the mean since the reference',
+      'put the budget on a non_inferior (or superior) check of the same metric'
+    )
+  return toAmount(value, 'budget', site)
+}
+
+/**
+ * The words of an amount's refusals: its name, where a fall to 0 is counted from (undefined: a rise, never refused
+ * as one), what could never happen, an example in units.
+ */
+const AMOUNT_WORDS = {
+  non_inferior: ['margin', '', 'the check could never fail', '0.02 is two points'],
+  superior: ['margin', undefined, 'the check could never pass', '0.02 is two points'],
+  budget: ['budget', ' since the reference', 'it could never be exceeded', '0.01 is one point']
+} as const
+
+/**
+ * A non_inferior or superior margin (at `checks[i].<kind>.margin`) or a budget (at `checks[i].budget`), refused where
+ * it could never be spent: relative, 100% or more of the mean of a higher-is-better metric that cannot go below 0
+ * (it never falls that far; not for superior, whose margin is a rise); absolute, as wide as the metric's bounds.
+ */
+function toAmount(value: number | string, kind: keyof typeof AMOUNT_WORDS, site: CheckSite): Margin {
+  const { metric, fail } = site
+  const bounds = metric.bounds
+  const [name, since, never, units] = AMOUNT_WORDS[kind]
+  const path = kind === 'budget' ? [...site.at, kind] : [...site.at, kind, 'margin']
+  const amount = parseAmount(value)
+  // A higher-is-better metric that cannot go below 0 never falls by 100% of its mean or more.
+  const floored = since !== undefined && metric.better === 'higher' && (bounds === undefined || bounds[0] >= 0)
+  if (amount.relative) {
+    if (floored && amount.value >= 1)
+      fail(
+        path,
+        `${name} ${amount.text} allows ${metric.name} to fall to 0 (or below)${since}, so ${never}`,
+        `write a relative ${name} below 100% (e.g. "5%"), or an absolute one in the metric's units`
+      )
+  } else if (bounds && amount.value >= bounds[1] - bounds[0]) {
+    fail(
+      path,
+      `${name} ${amount.text} is larger than the whole range of ${metric.name} [${bounds[0]}, ${bounds[1]}] or equal to it, so ${never}`,
+      `${name}s are in the metric's units: ${units} of a 0..1 metric`
     )
   }
-  return margin
+  return amount
 }
 
 /** ajv reports every branch of a failed oneOf; the most useful error is a typo, then the deepest path. */

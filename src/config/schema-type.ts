@@ -15,6 +15,9 @@ interface Simple {
   null: null
 }
 
+/** How a block's parser refuses what its schema cannot: at a key path of the rules file, with what to do. */
+export type Fail = (path: Array<string | number>, message: string, hint?: string) => never
+
 /** The value type of schema `S`. */
 export type SchemaType<S> = S extends { const: infer C }
   ? C
@@ -51,3 +54,36 @@ type ObjectType<S> = S extends { properties: infer P }
   : Extra<S> extends Record<string, unknown>
     ? Extra<S>
     : Record<string, unknown>
+
+/** `max_age_days` → `maxAgeDays`: a rules key's name in the typed rules. */
+type CamelName<K> = K extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelName<T>>}` : K
+
+/**
+ * A rules block as the loader hands it on, derived from its schema `S`: every key camel-cased and present, a key the
+ * file may leave out `undefined` there unless it has a default (`D`, its snake_case name). What each key means is
+ * its schema's description.
+ */
+export type Camel<S, D extends string = never, T = SchemaType<S>> = {
+  [K in keyof T & string as CamelName<K>]: K extends D
+    ? Exclude<T[K], undefined>
+    : object extends Pick<T, K>
+      ? T[K] | undefined
+      : T[K]
+}
+
+/**
+ * The block `raw` (already validated against `schema`) as its {@link Camel} form: each key of the schema, in the
+ * schema's order, renamed, with its default where the file leaves it out. For blocks whose typed form is a plain copy.
+ */
+export function camelCased<S extends { properties: object }, D extends keyof S['properties'] & string = never>(
+  schema: S,
+  raw: SchemaType<S>,
+  defaults: { [K in D]: Exclude<SchemaType<S>[K & keyof SchemaType<S>], undefined> } = {} as never
+): Camel<S, D> {
+  const out: Record<string, unknown> = {}
+  const from = raw as Record<string, unknown>
+  const fallback = defaults as Record<string, unknown>
+  for (const key of Object.keys(schema.properties))
+    out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = from[key] ?? fallback[key]
+  return out as Camel<S, D>
+}

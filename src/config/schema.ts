@@ -90,30 +90,6 @@ export const RULES_SCHEMA = {
         }
       }
     },
-    judgments: {
-      type: 'object',
-      additionalProperties: false,
-      description:
-        'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
-      properties: {
-        qrels: {
-          type: 'string',
-          minLength: 1,
-          description:
-            'The judgments, relative to the working directory: TREC qrels (query iteration doc grade), ranx / pytrec_eval JSON or BEIR TSV; the measures under metrics are computed from them exactly as trec_eval does. Required unless the rules name a dataset, whose gold is then the judgments.'
-        },
-        no_relevant: {
-          enum: ['exclude', 'zero', 'report'],
-          description:
-            'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
-        },
-        depth: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Only the top N documents of each ranking count (trec_eval -M).'
-        }
-      }
-    },
     ...TRUST_RULES_PROPERTIES,
     ...REFERENCE_RULES_PROPERTIES,
     ...JUDGE_RULES_PROPERTIES,
@@ -174,7 +150,7 @@ export const RULES_SCHEMA = {
         cluster_weighting: {
           enum: ['query', 'cluster'],
           description:
-            'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means).'
+            'With cluster: every query counts once in the statistic ("query", default) or every cluster counts once ("cluster": mean of cluster means). "cluster" without statistics.cluster is refused.'
         },
         weights: {
           type: 'object',

@@ -1,18 +1,9 @@
 /**
- * The trust rules, declared once: the JSON Schema of dataset, comparability, pooling, max_zero_hit_share and
- * two_stage (spread into RULES_SCHEMA by src/config/schema.ts), the typed values they parse to, and the refusals a
- * schema cannot express.
+ * The trust rules, declared once: the JSON Schema of judgments, dataset, comparability, pooling, max_zero_hit_share
+ * and two_stage (spread into RULES_SCHEMA by src/config/schema.ts), the typed values they parse to, and the refusals
+ * a schema cannot express.
  */
-import type { SchemaType } from './schema-type.js'
-import type {
-  ComparabilityRules,
-  DatasetRules,
-  PoolingRules,
-  Rules,
-  ShareCap,
-  TwoStageRules,
-  ZeroHitRules
-} from './types.js'
+import { camelCased, type Camel, type Fail, type SchemaType } from './schema-type.js'
 
 /** A manifest field as a dotted path (`corpus.content_hash`). */
 const FIELD = {
@@ -21,19 +12,15 @@ const FIELD = {
   title: 'a dotted manifest field (corpus.content_hash)'
 } as const
 
-const shareCap = (what: string) =>
+/** A cap on a share, absolute (`share`) or as an increase over the baseline's (`increase`), with what a breach makes. */
+const shareCap = (share: string, increase: string) =>
   ({
     type: 'object',
     additionalProperties: false,
     minProperties: 1,
     properties: {
-      share: { type: 'number', minimum: 0, maximum: 1, description: `Most ${what} the candidate may have (0..1).` },
-      increase: {
-        type: 'number',
-        minimum: 0,
-        maximum: 1,
-        description: `Most the candidate's ${what} may exceed the baseline's (0..1, absolute points).`
-      },
+      share: { type: 'number', minimum: 0, maximum: 1, description: share },
+      increase: { type: 'number', minimum: 0, maximum: 1, description: increase },
       outcome: {
         enum: ['fail', 'inconclusive'],
         description:
@@ -42,7 +29,36 @@ const shareCap = (what: string) =>
     }
   }) as const
 
+const zeroHitCap = shareCap(
+  'Most share of zero-hit queries the candidate may have, overall and in every slice.',
+  "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice."
+)
+
 export const TRUST_RULES_PROPERTIES = {
+  judgments: {
+    type: 'object',
+    additionalProperties: false,
+    description:
+      'When present, baseline and candidate are runs (TREC or JSON Lines) and the gate computes the measures named under metrics from these judgments, exactly as trec_eval does.',
+    properties: {
+      qrels: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'The judgments, relative to the working directory: TREC qrels (query iteration doc grade), ranx / pytrec_eval JSON or BEIR TSV; the measures under metrics are computed from them exactly as trec_eval does. Required unless the rules name a dataset, whose gold is then the judgments.'
+      },
+      no_relevant: {
+        enum: ['exclude', 'zero', 'report'],
+        description:
+          'Judged queries without any relevant document: exclude them (default; counted), score them 0 (as trec_eval -c), or report them apart.'
+      },
+      depth: {
+        type: 'integer',
+        minimum: 1,
+        description: 'Only the top N documents of each ranking count (trec_eval -M).'
+      }
+    }
+  },
   dataset: {
     type: 'object',
     additionalProperties: false,
@@ -133,29 +149,20 @@ export const TRUST_RULES_PROPERTIES = {
         description: "k of the pool (each side's top k). Default 10."
       },
       max_unjudged: {
-        ...shareCap('unjudged share of its top k'),
+        ...shareCap(
+          'Most unjudged share of its top k the candidate may have (0..1).',
+          "Most the candidate's unjudged share of its top k may exceed the baseline's (0..1, absolute points)."
+        ),
         description: "Caps the candidate's mean share of unjudged documents in its top k."
       }
     }
   },
   max_zero_hit_share: {
-    ...shareCap('share of queries with no relevant document in the top k'),
+    ...zeroHitCap,
     description:
       "Whole-class failures: caps the candidate's share of queries with no relevant document in its top k, overall and in every slice.",
     properties: {
-      ...shareCap('').properties,
-      share: {
-        type: 'number',
-        minimum: 0,
-        maximum: 1,
-        description: 'Most share of zero-hit queries the candidate may have, overall and in every slice.'
-      },
-      increase: {
-        type: 'number',
-        minimum: 0,
-        maximum: 1,
-        description: "Most the candidate's zero-hit share may exceed the baseline's, overall and in every slice."
-      },
+      ...zeroHitCap.properties,
       depth: { type: 'integer', minimum: 1, maximum: 1000, description: 'k (default: pooling.depth, else 10).' }
     }
   },
@@ -181,26 +188,60 @@ export const TRUST_RULES_PROPERTIES = {
 /** Default depth of the pool (top k of each side) when the rules do not name one. */
 export const DEFAULT_POOL_DEPTH = 10
 
-type RawCap = { share?: number; increase?: number; outcome?: 'fail' | 'inconclusive' }
+/**
+ * A cap on a share; a breach fails the gate (`outcome: fail`) or makes the comparison inconclusive (then
+ * on_inconclusive decides).
+ */
+export type ShareCap = Camel<typeof zeroHitCap, 'outcome'>
+
+/** The evaluation set the runs are graded against (its gold and grades are the judgments). */
+export interface DatasetRules {
+  file: string
+  /** Frozen corpus listing: every referenced chunk must be in it. */
+  corpus: string | undefined
+  /** The split the gate grades on (default holdout). */
+  split: 'dev' | 'holdout' | 'all'
+  /** The dataset's snapshot manifest (compared with the runs' for the fields it has). */
+  manifest: string | undefined
+  /** Most gate runs per PR that may grade the holdout (`holdout_looks.max_per_pr`); undefined: no cap. */
+  holdoutMaxPerPr?: number
+  /** Most gate runs since the release that may grade it (`holdout_looks.max_per_release`), and that release's tag. */
+  holdoutMaxPerRelease?: number
+  holdoutRelease?: string
+}
+
+/** Pooling bias: how deep the pool is (Judged@k, to-judge list, publishability) and the max_unjudged rule. */
+export interface PoolingRules {
+  depth: number
+  maxUnjudged: ShareCap | undefined
+}
+
+/** Whole-class failures: queries with no relevant document in the top `depth`, overall and per slice. */
+export interface ZeroHitRules extends ShareCap {
+  depth: number
+}
+
+/** The trust checks (docs/trust.md): the evaluation set, snapshot comparability, pooling bias, whole-class failures. */
+export interface TrustRules {
+  /** Present when baseline and candidate are runs: the gate computes the measures from these judgments. */
+  judgments: Camel<(typeof TRUST_RULES_PROPERTIES)['judgments'], 'no_relevant'> | undefined
+  dataset?: DatasetRules
+  /** Which snapshot fields must be equal between baseline, candidate (and dataset) manifests. */
+  comparability?: Camel<(typeof TRUST_RULES_PROPERTIES)['comparability'], 'may_differ'>
+  pooling?: PoolingRules
+  maxZeroHitShare?: ZeroHitRules
+  /** Two-stage diagnostics: the cutoff and gain of the ranker's nDCG and the pool's ceiling. */
+  twoStage?: Camel<(typeof TRUST_RULES_PROPERTIES)['two_stage'], 'k' | 'gain'>
+}
 
 /** The trust keys as written in the rules file, typed from their schema (already validated). */
-type RawTrustRules = SchemaType<{
-  type: 'object'
-  properties: typeof TRUST_RULES_PROPERTIES & {
-    judgments: { type: 'object'; properties: { qrels: { type: 'string' } } }
-  }
-}>
-
-type Fail = (path: Array<string | number>, message: string, hint?: string) => never
+type RawTrustRules = SchemaType<{ type: 'object'; properties: typeof TRUST_RULES_PROPERTIES }>
 
 /**
  * Turns the trust keys into typed rules, refusing what the schema cannot: judgments without qrels and
  * without a dataset, and a cap that names neither a share nor an increase.
  */
-export function trustRules(
-  raw: RawTrustRules,
-  fail: Fail
-): Pick<Rules, 'dataset' | 'comparability' | 'pooling' | 'maxZeroHitShare' | 'twoStage'> {
+export function trustRules(raw: RawTrustRules, fail: Fail): TrustRules {
   if (raw.judgments !== undefined && raw.judgments.qrels === undefined && raw.dataset === undefined) {
     fail(
       ['judgments'],
@@ -239,7 +280,7 @@ export function trustRules(
       'name the release by its tag (refs/tags/v1.4) or a full commit sha'
     )
   }
-  const cap = (c: RawCap, path: Array<string | number>): ShareCap => {
+  const cap = (c: SchemaType<typeof zeroHitCap>, path: Array<string | number>): ShareCap => {
     if (c.share === undefined && c.increase === undefined)
       fail(
         path,
@@ -257,10 +298,9 @@ export function trustRules(
     holdoutMaxPerRelease: raw.dataset.holdout_looks?.max_per_release,
     holdoutRelease: raw.dataset.holdout_looks?.release
   }
-  const comparability: ComparabilityRules | undefined = raw.comparability && {
-    mustMatch: raw.comparability.must_match,
-    mayDiffer: raw.comparability.may_differ ?? ['embedding']
-  }
+  const comparability =
+    raw.comparability &&
+    camelCased(TRUST_RULES_PROPERTIES.comparability, raw.comparability, { may_differ: ['embedding'] })
   const pooling: PoolingRules | undefined = raw.pooling && {
     depth: raw.pooling.depth ?? DEFAULT_POOL_DEPTH,
     maxUnjudged: raw.pooling.max_unjudged && cap(raw.pooling.max_unjudged, ['pooling', 'max_unjudged'])
@@ -270,9 +310,10 @@ export function trustRules(
     ...cap(z, ['max_zero_hit_share']),
     depth: z.depth ?? pooling?.depth ?? DEFAULT_POOL_DEPTH
   }
-  const twoStage: TwoStageRules | undefined = raw.two_stage && {
-    k: raw.two_stage.k ?? DEFAULT_POOL_DEPTH,
-    gain: raw.two_stage.gain ?? 'linear'
-  }
-  return { dataset, comparability, pooling, maxZeroHitShare, twoStage }
+  const twoStage =
+    raw.two_stage &&
+    camelCased(TRUST_RULES_PROPERTIES.two_stage, raw.two_stage, { k: DEFAULT_POOL_DEPTH, gain: 'linear' })
+  const judgments =
+    raw.judgments && camelCased(TRUST_RULES_PROPERTIES.judgments, raw.judgments, { no_relevant: 'exclude' })
+  return { judgments, dataset, comparability, pooling, maxZeroHitShare, twoStage }
 }

@@ -1,4 +1,7 @@
 import type { JudgeRules } from './judge-rules.js'
+import type { TrustRules } from './trust-rules.js'
+import type { ReferenceRules } from './reference-rules.js'
+import type { Margin } from './amount.js'
 
 /** The rules file read once into a typed object; every later stage takes this, never the raw text. */
 
@@ -20,14 +23,6 @@ export interface MetricRule {
   unit: string
   /** Value given to a missing query when `queries.missing` is "zero". */
   fill: number | undefined
-}
-
-/** A margin as written: absolute in metric units, or relative to the baseline mean. */
-export interface Margin {
-  value: number
-  relative: boolean
-  /** As the user wrote it, for the report ("20%", "0.005"). */
-  text: string
 }
 
 /**
@@ -98,19 +93,10 @@ export interface StatisticsRules {
   seeds?: { baseline: number; candidate: number }
 }
 
-/** Where the judgments are when the sides are runs rather than per-query rows. */
-export interface JudgmentsRules {
-  /** The TREC qrels file; undefined when the rules' `dataset` provides the judgments. */
-  qrels: string | undefined
-  noRelevant: 'exclude' | 'zero' | 'report'
-  depth: number | undefined
-}
-
-export interface Rules {
+/** The rules; the trust checks' keys are src/config/trust-rules.ts's {@link TrustRules}. */
+export interface Rules extends TrustRules {
   version: 1
   metrics: Map<string, MetricRule>
-  /** Present when baseline and candidate are runs: the gate computes the measures from these judgments. */
-  judgments: JudgmentsRules | undefined
   slices: string[]
   statistics: StatisticsRules
   /** `file`: the queries file (its text and attributes are the exam's; src/capabilities/queries/capability.ts). */
@@ -126,84 +112,8 @@ export interface Rules {
    * a capability's `config` reads its own from here.
    */
   extra: ReadonlyMap<string, unknown>
-  /** Trust checks (docs/trust.md): the evaluation set, snapshot comparability, pooling bias, whole-class failures. */
-  dataset?: DatasetRules
-  comparability?: ComparabilityRules
-  pooling?: PoolingRules
-  maxZeroHitShare?: ZeroHitRules
-  twoStage?: TwoStageRules
   /** The LLM judge checked against human anchors, and its diagnostics (docs/trust.md, "Judge anchors"). */
   judge?: JudgeRules
   /** The last release's rows the checks' budgets are spent against (src/config/reference-rules.ts). */
   reference?: ReferenceRules
-}
-
-/** Where the reference rows are: a file in the repository (at a ref) or a workflow's artifact. */
-export interface ReferenceRules {
-  /** Label in the report: name, else ref, else path (else the artifact's name). */
-  label: string
-  path: string | undefined
-  /** Tag/branch/commit to read `path` at; undefined: the base commit. */
-  ref: string | undefined
-  /**
-   * An artifact of a push run of `workflow` on the default branch, or on `ref` (a branch or tag) when named: a
-   * run of another branch, a dispatched or scheduled run, or anything a pull request triggered is never used.
-   */
-  artifact:
-    { name: string; workflow: string | undefined; file: string | undefined; ref: string | undefined } | undefined
-  /** The reference's snapshot manifest (an exam file, read where the rules are); undefined: the invocation may name one. */
-  manifest: string | undefined
-  /** Most gate runs over the release that may look at the budget (`reference.looks`); undefined: every run is one look, unshared. */
-  looks: number | undefined
-}
-
-/** The evaluation set the runs are graded against (its gold and grades are the judgments). */
-export interface DatasetRules {
-  file: string
-  /** Frozen corpus listing: every referenced chunk must be in it. */
-  corpus: string | undefined
-  /** The split the gate grades on (default holdout). */
-  split: 'dev' | 'holdout' | 'all'
-  /** The dataset's snapshot manifest (compared with the runs' for the fields it has). */
-  manifest: string | undefined
-  /** Most gate runs per PR that may grade the holdout (`holdout_looks.max_per_pr`); undefined: no cap. */
-  holdoutMaxPerPr?: number
-  /** Most gate runs since the release that may grade it (`holdout_looks.max_per_release`), and that release's tag. */
-  holdoutMaxPerRelease?: number
-  holdoutRelease?: string
-}
-
-/** Which snapshot fields must be equal between baseline, candidate (and dataset) manifests. */
-export interface ComparabilityRules {
-  /** Dotted paths (a path covers its subtree). A difference or an absent field: "not comparable", the gate fails. */
-  mustMatch: string[]
-  /** Fields expected to differ (default: embedding); any other difference is a comparability warning. */
-  mayDiffer: string[]
-}
-
-/** How a trust rule that is broken counts: the gate fails, or the comparison is inconclusive (then on_inconclusive decides). */
-export type GuardOutcome = 'fail' | 'inconclusive'
-
-/** A cap on a share, absolute (`share`) or as an increase over the baseline's (`increase`). */
-export interface ShareCap {
-  share: number | undefined
-  increase: number | undefined
-  outcome: GuardOutcome
-}
-
-/** Pooling bias: how deep the pool is (Judged@k, to-judge list, publishability) and the max_unjudged rule. */
-export interface PoolingRules {
-  depth: number
-  maxUnjudged: ShareCap | undefined
-}
-
-/** Whole-class failures: queries with no relevant document in the top `depth`, overall and per slice. */
-export interface ZeroHitRules extends ShareCap {
-  depth: number
-}
-
-/** Two-stage diagnostics: the cutoff and gain of the ranker's nDCG and the pool's ceiling. */
-export interface TwoStageRules {
-  k: number
-  gain: 'linear' | 'exp'
 }

@@ -1,5 +1,6 @@
 import type { PairedTable } from '../align/pair.js'
-import type { Rules, ShareCap } from '../config/types.js'
+import type { Rules } from '../config/types.js'
+import type { ShareCap } from '../config/trust-rules.js'
 import type { DatasetJudgments } from '../readers/dataset/judgments.js'
 import { InputError } from '../errors.js'
 import type { ParsedMeasure } from '../config/measures.js'

@@ -4,22 +4,10 @@
  * and the typed value it parses to, together, in the capability's folder.
  */
 import type { Rules } from '../../config/types.js'
-import type { SchemaType } from '../../config/schema-type.js'
+import { camelCased, type Camel, type SchemaType } from '../../config/schema-type.js'
 
 /** Default age (days) beyond which a past report is left out as stale: GitHub's default artifact retention. */
 export const DEFAULT_HISTORY_MAX_AGE_DAYS = 90
-
-/** The typed `history` rules. */
-export interface HistoryRules {
-  /** How many of the latest successful push runs on the default branch are read. */
-  runs: number
-  /** A past report older than this many days is left out as stale (a note, never a failure). */
-  maxAgeDays: number
-  /** The workflow file whose push runs recorded the reports (e.g. retrieval-history.yml); undefined: this run's workflow. */
-  workflow: string | undefined
-  /** The report artifact's name in those runs; undefined: this run's own (retrieval-gate-report[-NAME]). */
-  artifact: string | undefined
-}
 
 /** The JSON Schema of the `history` key: the history capability's rules fragment. */
 export const HISTORY_RULES_PROPERTIES = {
@@ -60,15 +48,12 @@ export const HISTORY_RULES_PROPERTIES = {
   }
 } as const
 
+/** The typed `history` rules: runs, maxAgeDays, workflow (undefined: this run's), artifact (undefined: this run's own). */
+export type HistoryRules = Camel<(typeof HISTORY_RULES_PROPERTIES)['history'], 'max_age_days'>
+
 /** The typed `history` rules, or undefined when the rules have none (the loader has checked them against the fragment). */
 export function historyRules(rules: Rules): HistoryRules | undefined {
-  const raw = rules.extra.get('history') as SchemaType<(typeof HISTORY_RULES_PROPERTIES)['history']> | undefined
-  return (
-    raw && {
-      runs: raw.runs,
-      maxAgeDays: raw.max_age_days ?? DEFAULT_HISTORY_MAX_AGE_DAYS,
-      workflow: raw.workflow,
-      artifact: raw.artifact
-    }
-  )
+  const schema = HISTORY_RULES_PROPERTIES.history
+  const raw = rules.extra.get('history') as SchemaType<typeof schema> | undefined
+  return raw && camelCased(schema, raw, { max_age_days: DEFAULT_HISTORY_MAX_AGE_DAYS })
 }

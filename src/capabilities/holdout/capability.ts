@@ -1,5 +1,5 @@
 import { paragraph, text } from '../../model/document.js'
-import type { DatasetRules } from '../../config/types.js'
+import type { DatasetRules } from '../../config/trust-rules.js'
 import {
   capHoldoutUnit,
   countHoldoutLooks,

@@ -1,7 +1,7 @@
 import { pairReference } from './exam.js'
 import { InputError } from '../../errors.js'
 import { quote } from '../../util/show.js'
-import type { ReferenceRules } from '../../config/types.js'
+import type { ReferenceRules } from '../../config/reference-rules.js'
 import { evaluateBudget, withBudget, type BudgetLooks } from './budget.js'
 import type { SideRows } from '../../model/rows.js'
 import { readFetched } from '../../readers/fetched.js'

@@ -1,4 +1,4 @@
-import type { ShareCap } from '../../config/types.js'
+import type { ShareCap } from '../../config/trust-rules.js'
 import { describeDifferences } from '../../trust/comparability.js'
 import type { CapBreach, TrustGuardReason } from '../../trust/trust.js'
 import { percent } from '../../report/format.js'
