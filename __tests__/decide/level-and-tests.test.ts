@@ -191,6 +191,18 @@ describe('superior: { test: t | randomization }', () => {
     )
   })
 
+  it('the bootstrap takes no alpha (it decides on the interval at statistics.confidence)', () => {
+    // Accepted before: alpha 0.001 was read by nothing, and the unit passed on its 95% interval.
+    for (const rule of ['superior: { alpha: 0.001 }', 'superior: { test: bootstrap, alpha: 0.001 }']) {
+      const e = refusal(rule)
+      expect(e.message).toMatch(
+        /test: bootstrap decides on the interval at statistics.confidence \(95%\) and reads no alpha/
+      )
+      expect(e.where.key).toMatch(/superior\.alpha$/)
+    }
+    expect(unitOf('superior: { test: t, alpha: 0.001 }', BASE, CAND, UNBOUNDED).unit.pTest).toBe('t')
+  })
+
   it('the report names the test and its p', () => {
     const md = toMarkdown(unitOf('superior: { test: t }', NOISY, CAND).result)
     expect(md).toMatch(/paired t-test p = 0\.8041; the rules need the mean to rise with p < 0\.050/)

@@ -363,6 +363,13 @@ function toKind(c: RawCheck, confidence: number, site: CheckSite): CheckKind {
         'drop margin, or use test: bootstrap (its interval must clear the margin)'
       )
     }
+    if (test === 'bootstrap' && c.superior.alpha !== undefined) {
+      fail(
+        [...at, 'superior', 'alpha'],
+        `test: bootstrap decides on the interval at statistics.confidence (${Number((confidence * 100).toPrecision(12))}%) and reads no alpha: this alpha would change nothing`,
+        'add test: t, randomization or mcnemar (binary metrics) to decide on p < alpha, or drop alpha and set statistics.confidence'
+      )
+    }
     return {
       type: 'superior',
       test,
