@@ -33,7 +33,8 @@ import type {
   FetchedInputs,
   InputSource,
   InputSpec,
-  OptionalFile
+  OptionalFile,
+  CliOverride
 } from './capabilities/contract.js'
 import { fetchInputs } from './capabilities/inputs.js'
 import { activeCapabilities, CAPABILITIES, type GateInputs } from './capabilities/registry.js'
@@ -241,6 +242,11 @@ const CORE_FILES: readonly OptionalFile[] = [
  */
 export function optionalFiles(registry: readonly Capability[] = CAPABILITIES): OptionalFile[] {
   return [...CORE_FILES, ...registry.flatMap((c) => c.files ?? [])]
+}
+
+/** Every CLI override option (an exam input the command line cannot fetch, given as a file), in registry order. */
+export function cliOverrides(registry: readonly Capability[] = CAPABILITIES): CliOverride[] {
+  return registry.flatMap((c) => c.overrides ?? [])
 }
 
 /**

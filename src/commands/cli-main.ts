@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { runGate } from '../gate.js'
-import { loadGateInputs, optionalFiles, readRules } from '../load.js'
+import { cliOverrides, loadGateInputs, optionalFiles, readRules } from '../load.js'
 import { cliInputSource } from './cli-source.js'
 import type { InputSource } from '../capabilities/contract.js'
 import { InputError, isInputError } from '../errors.js'
@@ -227,12 +227,10 @@ const GATE_OPTIONS = COMMANDS.gate.options as Record<string, OptionDoc>
 const WITH_AGGREGATES = new Set(['rules', 'aggregates', 'format', 'markdown', 'json'])
 
 /**
- * The options that give an exam input the command line cannot fetch (an input spec's `override`, e.g. --reference):
- * flagged in the gate's option table, read only when a spec of a capability these rules switch on names them.
+ * The options that give an exam input the command line cannot fetch (an input spec's `override`, e.g. --reference),
+ * as the capabilities declare them: read only when a spec of a capability these rules switch on names them.
  */
-const OVERRIDES = Object.entries(GATE_OPTIONS)
-  .filter(([, o]) => o.override === true)
-  .map(([name]) => name)
+const OVERRIDES = cliOverrides().map((o) => o.option)
 
 /** An override given for an input these rules never read is refused: it would be read by nothing. */
 function refuseUnreadOverrides(v: Values, rules: Rules): void {
