@@ -12,7 +12,7 @@ import type { HistoryInput } from '../model/history.js'
 import type { ExamFileProvenance, ReferenceProvenance } from '../model/provenance.js'
 import { localFile, type FetchedFile } from '../readers/fetched.js'
 import { restArtifactDownloader } from './artifact-download.js'
-import type { GateContext, PullRequestRef } from './context.js'
+import { runUrlOf, type GateContext, type PullRequestRef } from './context.js'
 import { examAtBase } from './exam-files.js'
 import { fetchHistory } from './history.js'
 import { recordLook } from './look-ledger.js'
@@ -182,13 +182,6 @@ async function examArtifactOf(state: SourceState, spec: ExamArtifactSpec): Promi
   })
   state.fetched.set(spec.name, got.provenance)
   return got.file
-}
-
-/** This run's page (the target of the ledger's statuses), when the run id is known. */
-function runUrlOf(ctx: GateContext): string | undefined {
-  return ctx.runId === undefined
-    ? undefined
-    : `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
 }
 
 /** The label a reference's messages use (the rules' reference name is not known to the spec: its path). */
