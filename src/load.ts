@@ -137,18 +137,6 @@ export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[]
   return specs
 }
 
-/**
- * Every exam input the rules declare (the core's and each active capability's), in the order they are fetched:
- * what a pull request's run reads at the trusted source (docs/trust.md).
- */
-export function examInputs(rules: Rules): InputSpec[] {
-  const all = [
-    ...coreInputs(rules),
-    ...activeCapabilities(rules).flatMap(({ capability, config }) => capability.inputs(config, rules))
-  ]
-  return all.filter((spec) => spec.role === 'exam')
-}
-
 /** How the files are read, besides where they come from. */
 export interface LoadOptions {
   rowsInput?: RowsInput
