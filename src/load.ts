@@ -89,39 +89,20 @@ export const CORE = {
  * against (exam), and each side's snapshot manifest. Fetched by the same framework as every capability's.
  */
 export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[] {
+  // a side: required, one file per seed; a side's snapshot manifest: optional, one file
+  const given = (role: 'baseline' | 'answer', name: string, option: string, side: boolean): InputSpec => ({
+    role,
+    kind: 'given',
+    name,
+    option,
+    many: side,
+    required: side
+  })
   const specs: InputSpec[] = [
-    {
-      role: 'baseline',
-      kind: 'given',
-      name: CORE.baseline,
-      option: 'baseline',
-      many: true,
-      required: true
-    },
-    {
-      role: 'answer',
-      kind: 'given',
-      name: CORE.candidate,
-      option: 'candidate',
-      many: true,
-      required: true
-    },
-    {
-      role: 'baseline',
-      kind: 'given',
-      name: CORE.baselineManifest,
-      option: 'baseline-manifest',
-      many: false,
-      required: false
-    },
-    {
-      role: 'answer',
-      kind: 'given',
-      name: CORE.candidateManifest,
-      option: 'candidate-manifest',
-      many: false,
-      required: false
-    }
+    given('baseline', CORE.baseline, 'baseline', true),
+    given('answer', CORE.candidate, 'candidate', true),
+    given('baseline', CORE.baselineManifest, 'baseline-manifest', false),
+    given('answer', CORE.candidateManifest, 'candidate-manifest', false)
   ]
   const qrels = rules.judgments?.qrels
   if (qrels !== undefined && options.qrels === undefined)
