@@ -123,8 +123,8 @@ export interface LoadOptions {
   rowsInput?: RowsInput
   /** The CLI's --qrels: score both sides as runs against this file (instead of the rules' judgments). */
   qrels?: string
-  /** Options (or action inputs) the invocation gave files with: each must be one an input of these rules reads. */
-  givenOptions?: readonly string[]
+  /** Whether the invocation gave an optional file's option (or action input): each given must be one the rules read. */
+  given?: (option: string) => boolean
   /** The capabilities to read for (a test's temp registry); default the registry. */
   registry?: readonly Capability[]
 }
@@ -152,7 +152,9 @@ export async function loadGateInputs(
   }))
   refuseUnread(
     coreInputs(rules, options).concat(active.flatMap((a) => a.specs)),
-    options.givenOptions ?? [],
+    optionalFiles(options.registry)
+      .map((f) => f.option)
+      .filter((option) => options.given?.(option) === true),
     options.registry
   )
   const fetched = await fetchInputs(coreInputs(rules, options), source, rules)

@@ -7,7 +7,7 @@ import type { DecidedBy } from './decide/decided-by.js'
 import type { GateResult } from './decide/result.js'
 import { quote } from './util/show.js'
 import { runGate } from './gate.js'
-import { loadGateInputs, optionalFiles, rulesFromText } from './load.js'
+import { loadGateInputs, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { restArtifactDownloader } from './github/artifact-download.js'
@@ -137,7 +137,7 @@ async function gateFromInputs(step: Step): Promise<{ result: GateResult; rulesFi
   const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
   const loaded = await loadGateInputs(rules, source, {
     rowsInput,
-    givenOptions: GIVEN_INPUTS.filter((i) => givenFiles(inputs, baseline.file, i).length > 0)
+    given: (input) => givenFiles(inputs, baseline.file, input).length > 0
   })
   const fetched = source.provenance()
   const referenceFrom = fetched.fetched.get('reference rows')
@@ -404,9 +404,6 @@ async function writeSummary(
     warn(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
   }
 }
-
-/** The action inputs that give optional files (each must be one an input of the rules reads): from the registry. */
-const GIVEN_INPUTS = optionalFiles().map((f) => f.option)
 
 /** The files an action input gives: the baseline (its artifact's file, or one per seed), the candidate, the optional files. */
 function givenFiles(inputs: ActionInputs, baselineFile: string, input: string): string[] {
