@@ -381,11 +381,9 @@ function commentStatusLine(c: CommentOutcome): string {
   }
 }
 
+/** An annotation through the log call of its kind (error, warning or notice: the kinds are the calls' names). */
 function emit(a: Annotation): void {
-  const props = { title: a.title, file: a.file, startLine: a.line }
-  if (a.kind === 'error') log.error(a.message, props)
-  else if (a.kind === 'warning') log.warning(a.message, props)
-  else log.notice(a.message, props)
+  log[a.kind](a.message, { title: a.title, file: a.file, startLine: a.line })
 }
 
 async function writeSummary(
