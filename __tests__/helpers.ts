@@ -7,7 +7,9 @@ import { cliInputSource } from '../src/commands/cli-source.js'
 import type { Rules } from '../src/config/types.js'
 import type { GateResult } from '../src/decide/result.js'
 import { runGate, sidesInputs, type GateOptions } from '../src/gate.js'
-import { loadGateInputs, type LoadedInputs } from '../src/load.js'
+import { coreInputs, loadGateInputs, type LoadedInputs } from '../src/load.js'
+import type { InputSpec } from '../src/capabilities/contract.js'
+import { activeCapabilities } from '../src/capabilities/registry.js'
 import type { SideRows } from '../src/model/rows.js'
 
 /** A fresh temporary folder for one test's files. */
@@ -83,6 +85,18 @@ export async function loadFiles(
   given: Record<string, string | string[] | undefined>
 ): Promise<LoadedInputs> {
   return loadGateInputs(rules, cliInputSource({ given, rulesFile: rules.source.file }))
+}
+
+/**
+ * Every exam input the rules declare (the core's and each active capability's), in the order they are fetched:
+ * what a pull request's run reads at the trusted source (docs/trust.md).
+ */
+export function examInputs(rules: Rules): InputSpec[] {
+  const all = [
+    ...coreInputs(rules),
+    ...activeCapabilities(rules).flatMap(({ capability, config }) => capability.inputs(config, rules))
+  ]
+  return all.filter((spec) => spec.role === 'exam')
 }
 
 /** The gate on two sides in hand (see sidesInputs), with any evidence the capabilities would have read. */

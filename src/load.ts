@@ -33,7 +33,8 @@ import type {
   FetchedInputs,
   InputSource,
   InputSpec,
-  OptionalFile
+  OptionalFile,
+  CliOverride
 } from './capabilities/contract.js'
 import { fetchInputs } from './capabilities/inputs.js'
 import { activeCapabilities, CAPABILITIES, type GateInputs } from './capabilities/registry.js'
@@ -88,39 +89,20 @@ export const CORE = {
  * against (exam), and each side's snapshot manifest. Fetched by the same framework as every capability's.
  */
 export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[] {
+  // a side: required, one file per seed; a side's snapshot manifest: optional, one file
+  const given = (role: 'baseline' | 'answer', name: string, option: string, side: boolean): InputSpec => ({
+    role,
+    kind: 'given',
+    name,
+    option,
+    many: side,
+    required: side
+  })
   const specs: InputSpec[] = [
-    {
-      role: 'baseline',
-      kind: 'given',
-      name: CORE.baseline,
-      option: 'baseline',
-      many: true,
-      required: true
-    },
-    {
-      role: 'answer',
-      kind: 'given',
-      name: CORE.candidate,
-      option: 'candidate',
-      many: true,
-      required: true
-    },
-    {
-      role: 'baseline',
-      kind: 'given',
-      name: CORE.baselineManifest,
-      option: 'baseline-manifest',
-      many: false,
-      required: false
-    },
-    {
-      role: 'answer',
-      kind: 'given',
-      name: CORE.candidateManifest,
-      option: 'candidate-manifest',
-      many: false,
-      required: false
-    }
+    given('baseline', CORE.baseline, 'baseline', true),
+    given('answer', CORE.candidate, 'candidate', true),
+    given('baseline', CORE.baselineManifest, 'baseline-manifest', false),
+    given('answer', CORE.candidateManifest, 'candidate-manifest', false)
   ]
   const qrels = rules.judgments?.qrels
   if (qrels !== undefined && options.qrels === undefined)
@@ -136,25 +118,13 @@ export function coreInputs(rules: Rules, options: LoadOptions = {}): InputSpec[]
   return specs
 }
 
-/**
- * Every exam input the rules declare (the core's and each active capability's), in the order they are fetched:
- * what a pull request's run reads at the trusted source (docs/trust.md).
- */
-export function examInputs(rules: Rules): InputSpec[] {
-  const all = [
-    ...coreInputs(rules),
-    ...activeCapabilities(rules).flatMap(({ capability, config }) => capability.inputs(config, rules))
-  ]
-  return all.filter((spec) => spec.role === 'exam')
-}
-
 /** How the files are read, besides where they come from. */
 export interface LoadOptions {
   rowsInput?: RowsInput
   /** The CLI's --qrels: score both sides as runs against this file (instead of the rules' judgments). */
   qrels?: string
-  /** Options (or action inputs) the invocation gave files with: each must be one an input of these rules reads. */
-  givenOptions?: readonly string[]
+  /** Whether the invocation gave an optional file's option (or action input): each given must be one the rules read. */
+  given?: (option: string) => boolean
   /** The capabilities to read for (a test's temp registry); default the registry. */
   registry?: readonly Capability[]
 }
@@ -182,7 +152,9 @@ export async function loadGateInputs(
   }))
   refuseUnread(
     coreInputs(rules, options).concat(active.flatMap((a) => a.specs)),
-    options.givenOptions ?? [],
+    optionalFiles(options.registry)
+      .map((f) => f.option)
+      .filter((option) => options.given?.(option) === true),
     options.registry
   )
   const fetched = await fetchInputs(coreInputs(rules, options), source, rules)
@@ -241,6 +213,11 @@ const CORE_FILES: readonly OptionalFile[] = [
  */
 export function optionalFiles(registry: readonly Capability[] = CAPABILITIES): OptionalFile[] {
   return [...CORE_FILES, ...registry.flatMap((c) => c.files ?? [])]
+}
+
+/** Every CLI override option (an exam input the command line cannot fetch, given as a file), in registry order. */
+export function cliOverrides(registry: readonly Capability[] = CAPABILITIES): CliOverride[] {
+  return registry.flatMap((c) => c.overrides ?? [])
 }
 
 /**

@@ -7,7 +7,7 @@ import type { DecidedBy } from './decide/decided-by.js'
 import type { GateResult } from './decide/result.js'
 import { quote } from './util/show.js'
 import { runGate } from './gate.js'
-import { loadGateInputs, optionalFiles, rulesFromText } from './load.js'
+import { loadGateInputs, rulesFromText } from './load.js'
 import { actionInputSource } from './github/input-source.js'
 import { capAnnotations, checkAnnotations, type Annotation, type AnnotationCounts } from './github/annotations.js'
 import { restArtifactDownloader } from './github/artifact-download.js'
@@ -118,7 +118,8 @@ async function gateFromInputs(step: Step): Promise<{ result: GateResult; rulesFi
   })
   const rules = rulesFromText(rulesText.text, rulesText.file)
   const warnings: string[] = []
-  const baseline = await resolveBaseline({ client, ctx, pr }, inputs, { env, now: now(), warnings })
+  // the provenance's warnings, which the artifact's join (older than baseline-max-age, not built from the merge base)
+  const baseline = await resolveBaseline(step, warnings)
   const tmpRoot = env.RUNNER_TEMP || os.tmpdir()
   // One input source decides where every input comes from: the exam at the trusted source, answers from the workspace.
   const source = actionInputSource({
@@ -136,7 +137,7 @@ async function gateFromInputs(step: Step): Promise<{ result: GateResult; rulesFi
   const rowsInput = { format: inputs.inputFormat, idField: inputs.idField }
   const loaded = await loadGateInputs(rules, source, {
     rowsInput,
-    givenOptions: GIVEN_INPUTS.filter((i) => givenFiles(inputs, baseline.file, i).length > 0)
+    given: (input) => givenFiles(inputs, baseline.file, input).length > 0
   })
   const fetched = source.provenance()
   const referenceFrom = fetched.fetched.get('reference rows')
@@ -208,11 +209,11 @@ async function publish(
     own: Required<AnnotationCounts>
   }
 ): Promise<void> {
-  const { ctx, inputs, client, pr, warn } = step
+  const { warn } = step
   const { result, warnings, statusRoute, own } = at
   const { markdown, whereFull } = at.written
   const verdict = result.decision.verdict
-  const comment = await postComment({ client, ctx, pr }, inputs, { verdict, markdown, whereFull })
+  const comment = await postComment(step, { verdict, markdown, whereFull })
   core.setOutput('comment-status', comment.status)
   core.setOutput('comment-url', 'url' in comment ? comment.url : '')
   const status = commentStatusLine(comment)
@@ -308,29 +309,12 @@ async function findPullRequest(
   }
 }
 
-/** Where the action runs: the API client (undefined without github-token), the run's context and its pull request. */
-interface ActionSite {
-  client: GitHubClient | undefined
-  ctx: GateContext
-  pr: PullRequestRef | undefined
-}
-
-/** What fetching the baseline takes from the run besides the inputs. */
-interface BaselineRun {
-  /** The runner's environment (RUNNER_TEMP holds the artifact's copy). */
-  env: Record<string, string | undefined>
-  now: Date
-  /** The provenance's warnings, which the artifact's join (older than baseline-max-age, not built from the PR's merge base). */
-  warnings: string[]
-}
-
 async function resolveBaseline(
-  site: ActionSite,
-  inputs: ActionInputs,
-  run: BaselineRun
+  step: Step,
+  warnings: string[]
 ): Promise<{ file: string; provenance: BaselineProvenance }> {
-  const { client, ctx, pr } = site
-  const { env, now, warnings } = run
+  const { env, ctx, inputs, client, pr } = step
+  const now = step.now()
   if (!inputs.baselineArtifact) return { file: inputs.baseline, provenance: { from: 'file', file: inputs.baseline } }
   if (!client)
     throw new InputError(
@@ -368,8 +352,8 @@ interface CommentReport {
   whereFull: string
 }
 
-async function postComment(site: ActionSite, inputs: ActionInputs, report: CommentReport): Promise<CommentOutcome> {
-  const { client, ctx, pr } = site
+async function postComment(step: Step, report: CommentReport): Promise<CommentOutcome> {
+  const { client, ctx, pr, inputs } = step
   const { verdict, markdown, whereFull } = report
   if (inputs.comment === 'never') return { status: 'skipped', reason: 'comment: never' }
   if (!pr) return { status: 'skipped', reason: 'not a pull request' }
@@ -397,11 +381,9 @@ function commentStatusLine(c: CommentOutcome): string {
   }
 }
 
+/** An annotation through the log call of its kind (error, warning or notice: the kinds are the calls' names). */
 function emit(a: Annotation): void {
-  const props = { title: a.title, file: a.file, startLine: a.line }
-  if (a.kind === 'error') log.error(a.message, props)
-  else if (a.kind === 'warning') log.warning(a.message, props)
-  else log.notice(a.message, props)
+  log[a.kind](a.message, { title: a.title, file: a.file, startLine: a.line })
 }
 
 async function writeSummary(
@@ -420,9 +402,6 @@ async function writeSummary(
     warn(`retrieval-gate: could not write the job summary: ${(error as Error).message}`)
   }
 }
-
-/** The action inputs that give optional files (each must be one an input of the rules reads): from the registry. */
-const GIVEN_INPUTS = optionalFiles().map((f) => f.option)
 
 /** The files an action input gives: the baseline (its artifact's file, or one per seed), the candidate, the optional files. */
 function givenFiles(inputs: ActionInputs, baselineFile: string, input: string): string[] {

@@ -123,7 +123,7 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
       rulesFile: 'rules.yml'
     })
     const refused = await refusal(() =>
-      loadGateInputs(rules, source, { registry: REGISTRY, givenOptions: ['min-paired-excluded'] })
+      loadGateInputs(rules, source, { registry: REGISTRY, given: (option) => option === 'min-paired-excluded' })
     )
     expect(refused.where.key).toBe('--min-paired-excluded')
     expect(refused.message).toMatch(/nothing in these rules reads it.*\(min_paired_queries\)/)

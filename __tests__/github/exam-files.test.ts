@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, stat, symlink, writeFile } from 'node:fs/prom
 import os from 'node:os'
 import path from 'node:path'
 import { readFetched, type FetchedFile } from '../../src/readers/fetched.js'
-import { examInputs } from '../../src/load.js'
+import { examInputs } from '../helpers.js'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'

@@ -4,7 +4,8 @@ import net from 'node:net'
 import { InputError } from '../../src/errors.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { createClient } from '../../src/github/octokit.js'
-import { readRulesText, repositoryPath } from '../../src/github/rules-source.js'
+import { readRulesText } from '../../src/github/rules-source.js'
+import { repositoryPath } from '../../src/github/read-at-commit.js'
 import { FakeGitHub } from './fake-github.js'
 
 const BASE = 'c'.repeat(40)

@@ -7,9 +7,8 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { readAnchors } from '../../src/capabilities/judge/anchors.js'
 import { loadRules } from '../../src/config/rules.js'
-import { examInputs } from '../../src/load.js'
 import { readFetched } from '../../src/readers/fetched.js'
-import { cli, hasStackTrace, jsonl, refusal, writeFiles } from '../helpers.js'
+import { cli, examInputs, hasStackTrace, jsonl, refusal, writeFiles } from '../helpers.js'
 
 const HEAD = `version: 1
 metrics:

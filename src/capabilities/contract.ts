@@ -18,8 +18,8 @@
  * optional files and whether it needs rows; its report parts; what only it reads or computes), one line in
  * src/capabilities/registry.ts and its test: the rules schema, the refusals under --aggregates, the guards' words
  * and the CLI's and action's optional files are derived from the registry (docs/architecture.md, "Adding a
- * capability"; __tests__/capabilities/throwaway.test.ts proves it). Still closed, so an edit outside the folder
- * for a capability that needs one: the usage line of a CLI override option (src/commands/usage.ts), an action input
+ * capability"; __tests__/capabilities/throwaway.test.ts proves it), and so are the CLI's override options (its
+ * `overrides`). Still closed, so an edit outside the folder for a capability that needs one: an action input
  * (action.yml: GitHub reads inputs from that file alone) and a field of the trust section the renderers draw
  * (`TrustParts`). A unit's own reason codes, data and policy are the capability's (UnitResult.marks, ownPolicy; the
  * parts unitWords, unitNeeds, unitJson); so are its exam records (ExamRecordSpec).
@@ -79,6 +79,8 @@ export interface CliOverride {
   option: string
   /** The input in a sentence (`the reference`). */
   what: string
+  /** What it gives, for the CLI's usage line (`the rows of the rules' reference ...`). */
+  help: string
 }
 
 /** An exam file inside an artifact of a trusted run (a push run on the default branch, or on `branch`). */
@@ -267,6 +269,8 @@ export interface Capability<Config = unknown, Evidence = unknown, Summary = unkn
   readonly rules?: RulesFragment
   /** The optional files the invocation may give for it (an input spec reads each when the rules switch it on). */
   readonly files?: readonly OptionalFile[]
+  /** The CLI override options its input specs name (`override`): the gate's usage lists each with its help. */
+  readonly overrides?: readonly CliOverride[]
   /** Its guards' reason codes and their words (none: it returns no guard). */
   readonly words?: ReasonWords
   /** Its typed rules, or undefined when the rules do not ask for it (then nothing of it runs). */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util'
 import { runGate } from '../gate.js'
-import { loadGateInputs, optionalFiles, readRules } from '../load.js'
+import { cliOverrides, loadGateInputs, readRules } from '../load.js'
 import { cliInputSource } from './cli-source.js'
 import type { InputSource } from '../capabilities/contract.js'
 import { InputError, isInputError } from '../errors.js'
@@ -37,9 +37,6 @@ import type { WrittenFiles } from '../report/files.js'
 import { toJudgeFile } from '../report/to-judge.js'
 import { parseRowsFormat, type RowsInput } from '../readers/rows-input.js'
 import { MAX_LOG_LINE_CHARS, quote, safeLines } from '../util/show.js'
-
-/** The gate command's options that give optional files (each must be one some input reads): from the registry. */
-const GIVEN_OPTIONS = optionalFiles().map((f) => f.option)
 
 /** Thrown for a wrong command line: printed as one line and where the usage is (of the command when known), exit 2. */
 class UsageError extends Error {
@@ -170,7 +167,7 @@ async function gateCommand(args: string[], out: Write, terminal: Terminal): Prom
   const loaded = await loadGateInputs(rules, sourceOf(v, rules), {
     rowsInput: rowsInputOf(v),
     qrels: v.qrels as string | undefined,
-    givenOptions: GIVEN_OPTIONS.filter((o) => v[o] !== undefined)
+    given: (option) => v[option] !== undefined
   })
   const result = runGate(loaded, { threads: terminal.threads })
   if (v['to-judge']) await writeOutput(v['to-judge'] as string, toJudgeFile(result))
@@ -227,12 +224,10 @@ const GATE_OPTIONS = COMMANDS.gate.options as Record<string, OptionDoc>
 const WITH_AGGREGATES = new Set(['rules', 'aggregates', 'format', 'markdown', 'json'])
 
 /**
- * The options that give an exam input the command line cannot fetch (an input spec's `override`, e.g. --reference):
- * flagged in the gate's option table, read only when a spec of a capability these rules switch on names them.
+ * The options that give an exam input the command line cannot fetch (an input spec's `override`, e.g. --reference),
+ * as the capabilities declare them: read only when a spec of a capability these rules switch on names them.
  */
-const OVERRIDES = Object.entries(GATE_OPTIONS)
-  .filter(([, o]) => o.override === true)
-  .map(([name]) => name)
+const OVERRIDES = cliOverrides().map((o) => o.option)
 
 /** An override given for an input these rules never read is refused: it would be read by nothing. */
 function refuseUnreadOverrides(v: Values, rules: Rules): void {

@@ -213,10 +213,8 @@ function regressionLines(x: Explained, kind: Kind<'max_regressions'>): void {
   if (kind.count !== undefined) limits.push(`more than ${kind.count} ${kind.count === 1 ? 'query' : 'queries'}`)
   if (kind.share !== undefined) limits.push(`more than ${pct(kind.share)} of the compared queries (rounded down)`)
   const worse = higher ? 'dropped' : 'rose'
-  const by =
-    kind.threshold > 0
-      ? ` by more than ${plain(kind.threshold)}${inPoints(metric) || metric.unit ? ` (${amount(kind.threshold, metric, false)})` : ''}`
-      : ''
+  const threshold = { value: kind.threshold, relative: false, text: '' }
+  const by = kind.threshold > 0 ? ` by more than ${signedMargin('', threshold, metric)}` : ''
   const among =
     check.perSlice !== undefined
       ? ` within any one value of ${check.perSlice}${check.where.length > 0 ? ` (among ${sliceLabel(check.where)})` : ''}`

@@ -323,12 +323,8 @@ function yamlName(name: string): string {
   return PLAIN_KEY.test(name) && !YAML_WORDS.test(name) ? name : yamlString(name)
 }
 
-/**
- * Input text (a field name, a value, a file name) inside a YAML comment: as it is when clean, else quoted with
- * every line break and control character escaped ({@link bare}): a comment ends at the line's end, so a raw
- * newline in a value would turn the rest of it into live rules.
- */
-const commentText = (text: string): string => bare(text)
+// Input text (a field name, a value, a file name) inside a YAML comment is `bare`: as it is when clean, else
+// quoted with every line break and control character escaped (a raw newline would turn the rest into live rules).
 
 /** A slice's first values, as a comment and the summary show them (each {@link bare}, so safe in a comment). */
 const firstValues = (values: readonly string[]): string =>
@@ -398,7 +394,7 @@ function starterRules(ins: Inspection): string {
 function headerLines(ins: Inspection, L: string[]): void {
   L.push(`# yaml-language-server: $schema=${SCHEMA_URL}`)
   L.push(
-    `# Starter rules written by \`retrieval-gate init\` from ${commentText(ins.baseline.file)} and ${commentText(ins.candidate.file)}.`
+    `# Starter rules written by \`retrieval-gate init\` from ${bare(ins.baseline.file)} and ${bare(ins.candidate.file)}.`
   )
   L.push('# Edit them BEFORE your first PR, and commit them: the gate is only as honest as rules written before')
   L.push('# anyone saw the results. init guessed directions from the field names and ranges from the values; it')
@@ -446,7 +442,7 @@ function sliceLines(ins: Inspection, L: string[]): Inspection['attributes'] {
   }
   const clusterCandidate = ins.attributes.find((a) => a.cluster)
   if (clusterCandidate !== undefined) {
-    const name = commentText(clusterCandidate.name)
+    const name = bare(clusterCandidate.name)
     L.push(
       `# ${Math.max(ins.baseline.rows, ins.candidate.rows)} queries share ${clusterCandidate.distinct} values of ${name}: if the queries of one ${name} are alike`
     )
@@ -483,7 +479,7 @@ function checkLines(ins: Inspection, L: string[]): MetricGuess[] {
   for (const m of ordered) {
     const margin = starterMargin(m, ins.paired)
     L.push(
-      `  # ${commentText(m.name)} ${margin.words} (the worse end of the ${confidenceLabel(DEFAULTS.confidence)} interval of the change decides).`
+      `  # ${bare(m.name)} ${margin.words} (the worse end of the ${confidenceLabel(DEFAULTS.confidence)} interval of the change decides).`
     )
     L.push(...supportComment(m, margin.value, ins.paired))
     L.push(`  - name: ${yamlString(m.better === 'higher' ? `${m.name} does not drop` : `${m.name} does not grow`)}`)
@@ -501,7 +497,7 @@ function commentedChecks(
   const { ordered, slice } = at
   const primary = ordered[0]
   if (slice !== undefined) {
-    L.push(`  # Protect every ${commentText(slice.name)} (values: ${firstValues(slice.values)}):`)
+    L.push(`  # Protect every ${bare(slice.name)} (values: ${firstValues(slice.values)}):`)
     L.push(`  # - name: ${yamlString(`${primary.name} holds for every ${slice.name}`)}`)
     L.push(`  #   metric: ${yamlName(primary.name)}`)
     L.push(`  #   per_slice: ${yamlName(slice.name)}`)

@@ -1,7 +1,7 @@
 import { VERSION } from '../version.js'
 import { maxOf } from '../util/extent.js'
 import { ROW_FORMATS } from '../readers/rows-input.js'
-import { optionalFiles } from '../load.js'
+import { cliOverrides, optionalFiles } from '../load.js'
 
 /** One option as node:util parseArgs takes it. */
 export interface OptionSpec {
@@ -18,8 +18,6 @@ export interface OptionDoc extends OptionSpec {
   description: string
   /** Shown in the usage line and marked "(required)" in the list. */
   required?: boolean
-  /** Gives an exam input the command line cannot fetch (an input spec's `override`: read only when a spec names it). */
-  override?: boolean
 }
 
 /** A command's options and its help, side by side so they cannot drift (a test checks each option is listed). */
@@ -91,7 +89,8 @@ ${INPUTS}`,
       qrels: takes('the judgments: baseline and candidate are runs (as the rules key judgments.qrels)'),
       'input-format': INPUT_FORMAT,
       'id-field': ID_FIELD,
-      reference: takes("the rows of the rules' reference (the last release), for the budgets", { override: true }),
+      // the override options: exam inputs the command line cannot fetch, as the capabilities declare them
+      ...Object.fromEntries(cliOverrides().map((o) => [o.option, takes(o.help)])),
       // the optional files: the core's and each capability's, as they declare them (src/load.ts optionalFiles)
       ...Object.fromEntries(optionalFiles().map((f) => [f.option, takes(f.help)])),
       aggregates: takes(

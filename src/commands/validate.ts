@@ -22,18 +22,15 @@ export async function validateCommand(
   const checked = await loadCheckedDataset(options.dataset, options.corpus, options.previous)
   const { dataset, violations } = checked
   const questions = dataset.entries.length
-  const splits = new Map<string, number>()
   let unanswerable = 0
   let disputed = 0
   for (const { q } of dataset.entries) {
-    splits.set(q.split, (splits.get(q.split) ?? 0) + 1)
     if (!q.answerable) unanswerable++
     if (q.review?.status === 'disputed') disputed++
   }
   const lines: string[] = []
-  const splitText = [...splits.keys()]
-    .sort()
-    .map((s) => `${splits.get(s)} ${s}`)
+  const splitText = tally(dataset.entries.map(({ q }) => q.split))
+    .map(([s, n]) => `${n} ${s}`)
     .join(', ')
   // file names and ids are input: escaped, so each stays on its line (formatViolation does the same)
   const file = (name: string): string => sanitizeText(name, 240)
@@ -55,14 +52,18 @@ export async function validateCommand(
     out(`${lines.join('\n')}\nvalid\n`)
     return 0
   }
-  const byRule = new Map<string, number>()
-  for (const v of violations) byRule.set(v.rule, (byRule.get(v.rule) ?? 0) + 1)
-  const summary = [...byRule.keys()]
-    .sort()
-    .map((r) => `${r} ${byRule.get(r)}`)
+  const summary = tally(violations.map((v) => v.rule))
+    .map(([r, n]) => `${r} ${n}`)
     .join(', ')
   err(
     `${violations.map(formatViolation).join('\n')}\n${lines.join('\n')}\ninvalid: ${violations.length} ${violations.length === 1 ? 'violation' : 'violations'} (${summary})\n`
   )
   return 2
+}
+
+/** How often each value occurs, the values sorted (splits, violated rules). */
+function tally(values: readonly string[]): Array<[string, number]> {
+  const counts = new Map<string, number>()
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1)
+  return [...counts.keys()].sort().map((v) => [v, counts.get(v) as number])
 }

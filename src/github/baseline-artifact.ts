@@ -73,12 +73,57 @@ export interface ApiRun {
   head_repository?: { full_name: string } | null
 }
 
-interface ApiArtifact {
+/** The fields of a run's artifact (GET /actions/runs/{id}/artifacts) the artifact searches read. */
+export interface ApiArtifact {
   id: number
   name: string
   size_in_bytes: number
   expired: boolean
   created_at: string | null
+}
+
+/**
+ * The successful runs of `workflow` on `branch` (a tag's runs name it there too) as the API lists them (of `event`
+ * when given), less this run and the runs of another repository (a fork's): where every artifact search starts.
+ */
+export async function successfulRuns(
+  client: GitHubClient,
+  ctx: GateContext,
+  query: { workflow: number | string; branch: string; event?: string; perPage: number }
+): Promise<ApiRun[]> {
+  const { data } = await client.rest.actions.listWorkflowRuns({
+    owner: ctx.owner,
+    repo: ctx.repo,
+    workflow_id: query.workflow,
+    branch: query.branch,
+    ...(query.event === undefined ? {} : { event: query.event }),
+    status: 'success',
+    per_page: query.perPage
+  })
+  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
+  return data.workflow_runs.filter(
+    (r) =>
+      r.id !== ctx.runId &&
+      r.head_branch === query.branch &&
+      (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
+  )
+}
+
+/** The artifacts of run `runId` named `name` (the API's filter by name, checked again), expired ones included. */
+export async function namedArtifacts(
+  client: GitHubClient,
+  ctx: GateContext,
+  runId: number,
+  name: string
+): Promise<ApiArtifact[]> {
+  const { data } = await client.rest.actions.listWorkflowRunArtifacts({
+    owner: ctx.owner,
+    repo: ctx.repo,
+    run_id: runId,
+    name,
+    per_page: 100
+  })
+  return data.artifacts.filter((a) => a.name === name)
 }
 
 /**
@@ -179,27 +224,15 @@ async function api<T>(search: Search, what: string, call: () => Promise<T>): Pro
 async function eligibleRuns(search: Search): Promise<ApiRun[]> {
   const { client, ctx, options, workflow } = search
   const ref = options.ref
-  const runs = await api(search, `listing successful runs of workflow ${workflow} on ${ref.full}`, async () => {
-    const { data } = await client.rest.actions.listWorkflowRuns({
-      owner: ctx.owner,
-      repo: ctx.repo,
-      workflow_id: workflow,
-      branch: ref.name,
-      status: 'success',
-      per_page: 50
-    })
-    return data.workflow_runs
-  })
-  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
+  const runs = await api(search, `listing successful runs of workflow ${workflow} on ${ref.full}`, () =>
+    successfulRuns(client, ctx, { workflow, branch: ref.name, perPage: 50 })
+  )
   return runs
     .filter(
       (r) =>
-        r.id !== ctx.runId &&
-        r.head_branch === ref.name &&
         (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
         !r.event.startsWith('pull_request') &&
-        (options.events === undefined || options.events.includes(r.event)) &&
-        (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
+        (options.events === undefined || options.events.includes(r.event))
     )
     .filter(
       (r) =>
@@ -216,17 +249,10 @@ async function findArtifact(search: Search, eligible: ApiRun[]): Promise<{ run: 
   const ref = options.ref
   let offRef = 0
   for (const run of eligible) {
-    const artifacts = await api(search, `listing the artifacts of run ${run.id}`, async () => {
-      const { data } = await client.rest.actions.listWorkflowRunArtifacts({
-        owner: ctx.owner,
-        repo: ctx.repo,
-        run_id: run.id,
-        name: options.name,
-        per_page: 100
-      })
-      return data.artifacts
-    })
-    const live = artifacts.filter((a) => a.name === options.name && !a.expired)
+    const artifacts = await api(search, `listing the artifacts of run ${run.id}`, () =>
+      namedArtifacts(client, ctx, run.id, options.name)
+    )
+    const live = artifacts.filter((a) => !a.expired)
     if (live.length > 1) {
       throw new InputError(
         at,

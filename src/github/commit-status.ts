@@ -1,5 +1,6 @@
-import type { GateContext, PullRequestRef } from './context.js'
+import { runUrlOf, type GateContext, type PullRequestRef } from './context.js'
 import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import { SHA } from './refs.js'
 import { statusDescription, type StatusSubject } from './status-description.js'
 
 /**
@@ -16,9 +17,6 @@ export const STATUS_CONTEXT = 'retrieval-gate'
 
 /** The comment name that keeps the plain context (input comment-name's default). */
 const DEFAULT_NAME = 'default'
-
-/** A commit sha as GitHub writes it: 40 hex digits (SHA-1) or 64 (SHA-256 repositories). */
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 /** The events whose runs are about a pull request's head commit. */
 const PR_EVENTS = new Set(['pull_request', 'pull_request_target'])
@@ -78,10 +76,7 @@ async function postCommitStatus(
 ): Promise<CommitStatusOutcome> {
   const state = req.subject.verdict === 'pass' ? 'success' : req.subject.verdict === 'fail' ? 'failure' : 'error'
   const context = statusContext(req.commentName)
-  const targetUrl =
-    ctx.runId !== undefined
-      ? `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
-      : undefined
+  const targetUrl = runUrlOf(ctx)
   try {
     await client.rest.repos.createCommitStatus({
       owner: ctx.owner,

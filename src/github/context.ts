@@ -30,6 +30,13 @@ export interface GateContext {
   workspace: string
 }
 
+/** This run's page (the target of the commit status and of the ledger's statuses), when the run id is known. */
+export function runUrlOf(ctx: GateContext): string | undefined {
+  return ctx.runId === undefined
+    ? undefined
+    : `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
+}
+
 /** A pull request and the commit this run evaluated. */
 export interface PullRequestRef {
   number: number

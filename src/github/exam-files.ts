@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, mkdtemp, open, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { FetchedFile } from '../readers/fetched.js'
 import type { ExamFileProvenance } from '../model/provenance.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import type { GitHubClient } from './octokit.js'
-import { describeBase, readAtCommit, repositoryPath } from './read-at-commit.js'
+import { describeBase, readAtCommitInto, repositoryPath } from './read-at-commit.js'
 
 /**
  * Largest exam file read at the base commit: 100 MiB, the largest file GitHub stores in a repository outside
@@ -53,26 +53,18 @@ export function examAtBase(
     dir ??= mkdtemp(path.join(options.tmpRoot, 'retrieval-gate-exam-'))
     const local = path.join(await dir, ...repoPath.split('/'))
     await mkdir(path.dirname(local), { recursive: true, mode: 0o700 })
-    const handle = await open(local, 'wx', 0o600)
-    let read: { bytes: number; sha256: string }
-    try {
-      read = await readAtCommit(client, ctx, pr, {
-        file,
-        repoPath,
-        what: 'an exam file',
-        limit: options.limit ?? MAX_EXAM_FILE_BYTES,
-        tooLargeHint: `the contents API serves files up to 100 MiB; keep judgments, evaluation sets and corpus listings under that (split them, or list chunk ids only)`,
-        missing: {
-          message: `is not at ${base}: the gate fails closed, because an exam (judgments, evaluation set, corpus listing, manifest, anchors) that a pull request brings with it was not written before its results were seen`,
-          hint: `merge the file into ${pr.baseRef || 'the base branch'} first (in its own reviewed PR), then re-run; or, outside pull requests, use rules-from: workspace`
-        },
-        onChunk: async (chunk) => {
-          await handle.write(chunk)
-        }
-      })
-    } finally {
-      await handle.close()
-    }
+    const read = await readAtCommitInto(client, ctx, pr, {
+      local,
+      file,
+      repoPath,
+      what: 'an exam file',
+      limit: options.limit ?? MAX_EXAM_FILE_BYTES,
+      tooLargeHint: `the contents API serves files up to 100 MiB; keep judgments, evaluation sets and corpus listings under that (split them, or list chunk ids only)`,
+      missing: {
+        message: `is not at ${base}: the gate fails closed, because an exam (judgments, evaluation set, corpus listing, manifest, anchors) that a pull request brings with it was not written before its results were seen`,
+        hint: `merge the file into ${pr.baseRef || 'the base branch'} first (in its own reviewed PR), then re-run; or, outside pull requests, use rules-from: workspace`
+      }
+    })
     const workspace = await hashLocalFile(path.resolve(options.workspace, file), options.limit)
     const entry: ExamFileProvenance = { file: repoPath, commit: pr.baseSha, sha256: read.sha256, bytes: read.bytes }
     if (workspace !== undefined && workspace !== read.sha256) entry.workspaceSha256 = workspace

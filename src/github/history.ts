@@ -2,7 +2,7 @@ import type { HistoryInput, PastReport, PastValue, SkipReason } from '../model/h
 import { parseStrictJson } from '../readers/json/document.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { downloadFailure, type ArtifactDownloader } from './artifact-download.js'
-import type { ApiRun } from './baseline-artifact.js'
+import { namedArtifacts, successfulRuns, type ApiArtifact, type ApiRun } from './baseline-artifact.js'
 import type { GateContext } from './context.js'
 import { describeApiError, type GitHubClient } from './octokit.js'
 import { isOnRef, resolveRef, type ResolvedRef } from './refs.js'
@@ -89,32 +89,15 @@ export async function fetchHistory(
       workflowId = (await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId }))
         .data.workflow_id
     }
-    const { data } = await client.rest.actions.listWorkflowRuns({
-      owner: ctx.owner,
-      repo: ctx.repo,
-      workflow_id: workflowId,
-      branch: options.branch,
-      event: 'push',
-      status: 'success',
-      per_page: Math.min(100, options.runs * 2 + 5)
-    })
-    runs = data.workflow_runs
+    const perPage = Math.min(100, options.runs * 2 + 5)
+    runs = await successfulRuns(client, ctx, { workflow: workflowId, branch: options.branch, event: 'push', perPage })
   } catch (error) {
     history.notes.push(
       `History could not be listed (${describeApiError(error, 'listing the push runs of this workflow')}); the workflow needs permissions: actions: read.`
     )
     return history
   }
-  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
-  const eligible = runs
-    .filter(
-      (r) =>
-        r.id !== ctx.runId &&
-        r.head_branch === options.branch &&
-        r.event === 'push' &&
-        (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
-    )
-    .slice(0, options.runs)
+  const eligible = runs.filter((r) => r.event === 'push').slice(0, options.runs)
   const read: PastReport[] = []
   let offRef = 0
   for (const run of eligible) {
@@ -159,20 +142,12 @@ async function readRun(
   options: HistoryOptions
 ): Promise<PastReport> {
   const maxBytes = options.maxBytes ?? REPORT_MAX_BYTES
-  let artifacts: Array<{ id: number; name: string; size_in_bytes: number; expired: boolean; created_at: string | null }>
+  let named: ApiArtifact[]
   try {
-    const { data } = await client.rest.actions.listWorkflowRunArtifacts({
-      owner: ctx.owner,
-      repo: ctx.repo,
-      run_id: run.id,
-      name: options.artifactName,
-      per_page: 100
-    })
-    artifacts = data.artifacts
+    named = await namedArtifacts(client, ctx, run.id, options.artifactName)
   } catch (error) {
     throw new Skip('unreadable', `its artifacts could not be listed (${describeApiError(error, 'listing artifacts')})`)
   }
-  const named = artifacts.filter((a) => a.name === options.artifactName)
   if (named.length === 0) throw new Skip('missing', `no artifact ${quote(options.artifactName)}`)
   const artifact = named.find((a) => !a.expired)
   if (!artifact) throw new Skip('expired', `artifact ${quote(options.artifactName)} has expired`)

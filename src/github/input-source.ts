@@ -12,7 +12,7 @@ import type { HistoryInput } from '../model/history.js'
 import type { ExamFileProvenance, ReferenceProvenance } from '../model/provenance.js'
 import { localFile, type FetchedFile } from '../readers/fetched.js'
 import { restArtifactDownloader } from './artifact-download.js'
-import type { GateContext, PullRequestRef } from './context.js'
+import { runUrlOf, type GateContext, type PullRequestRef } from './context.js'
 import { examAtBase } from './exam-files.js'
 import { fetchHistory } from './history.js'
 import { recordLook } from './look-ledger.js'
@@ -105,17 +105,21 @@ function needClient(state: SourceState, key: string, what: string): GitHubClient
   return state.options.client
 }
 
-/** A ledger of looks kept on a branch, whose commit moves with every push: refused at the rules key. */
-function notFixed(
+/** Keeps the commit looks are counted on (`spec.fixed`); a branch, whose commit moves with every push, is refused. */
+function keepFixed(
   state: SourceState,
-  at: { spec: ExamFileSpec | ExamArtifactSpec; key: string; ref: ResolvedRef }
-): InputError {
-  const { spec, key, ref } = at
-  return new InputError(
-    { file: state.options.rulesFile, key: spec.fixed },
-    `counts looks on the reference's commit, but ${key} ${quote(spec.ref ?? ref.full)} is ${ref.full}, a branch, whose commit moves with every push: the count would restart`,
-    `name the release by its tag (${key}: refs/tags/v1.4)${spec.kind === 'file' ? ' or a full commit sha' : ''}, or drop ${spec.fixed}`
-  )
+  spec: ExamFileSpec | ExamArtifactSpec,
+  at: { key: string; ref: ResolvedRef }
+): void {
+  const { key, ref } = at
+  if (spec.fixed === undefined) return
+  if (ref.kind === 'branch')
+    throw new InputError(
+      { file: state.options.rulesFile, key: spec.fixed },
+      `counts looks on the reference's commit, but ${key} ${quote(spec.ref ?? ref.full)} is ${ref.full}, a branch, whose commit moves with every push: the count would restart`,
+      `name the release by its tag (${key}: refs/tags/v1.4)${spec.kind === 'file' ? ' or a full commit sha' : ''}, or drop ${spec.fixed}`
+    )
+  state.fixedCommits.set(spec.fixed, ref.sha)
 }
 
 /** An exam file read at the rules' ref (a branch, tag or commit) or, dated, at the base commit. */
@@ -141,10 +145,7 @@ async function examFileAtRef(state: SourceState, spec: ExamFileSpec): Promise<Fe
     rulesFile: options.rulesFile,
     label: labelOf(spec)
   }
-  if (spec.fixed !== undefined && spec.ref !== undefined) {
-    if (ref.kind === 'branch') throw notFixed(state, { spec, key, ref })
-    state.fixedCommits.set(spec.fixed, ref.sha)
-  }
+  if (spec.ref !== undefined) keepFixed(state, spec, { key, ref })
   const got = await readAtRef(c, ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
   state.fetched.set(spec.name, got.provenance)
   return got.file
@@ -162,10 +163,7 @@ async function examArtifactOf(state: SourceState, spec: ExamArtifactSpec): Promi
     where,
     accept: ['branch', 'tag']
   })
-  if (spec.fixed !== undefined) {
-    if (ref.kind !== 'tag') throw notFixed(state, { spec, key: where.key, ref })
-    state.fixedCommits.set(spec.fixed, ref.sha)
-  }
+  keepFixed(state, spec, { key: where.key, ref })
   const from = {
     artifact: spec.artifact,
     workflow: spec.workflow,
@@ -182,13 +180,6 @@ async function examArtifactOf(state: SourceState, spec: ExamArtifactSpec): Promi
   })
   state.fetched.set(spec.name, got.provenance)
   return got.file
-}
-
-/** This run's page (the target of the ledger's statuses), when the run id is known. */
-function runUrlOf(ctx: GateContext): string | undefined {
-  return ctx.runId === undefined
-    ? undefined
-    : `${ctx.serverUrl.replace(/\/+$/, '')}/${ctx.owner}/${ctx.repo}/actions/runs/${ctx.runId}`
 }
 
 /** The label a reference's messages use (the rules' reference name is not known to the spec: its path). */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError } from '../errors.js'
 import type { GateContext, PullRequestRef } from './context.js'
@@ -103,6 +104,26 @@ export async function readAtCommit(
     )
   }
   return { bytes, sha256: hash.digest('hex') }
+}
+
+/** {@link readAtCommit} into a new file of the gate's own at `local` (mode 0600; never over a file already there). */
+export async function readAtCommitInto(
+  client: GitHubClient,
+  ctx: GateContext,
+  pr: PullRequestRef,
+  options: Omit<ReadAtCommitOptions, 'onChunk'> & { local: string }
+): Promise<ReadAtCommitResult> {
+  const handle = await open(options.local, 'wx', 0o600)
+  try {
+    return await readAtCommit(client, ctx, pr, {
+      ...options,
+      onChunk: async (chunk) => {
+        await handle.write(chunk)
+      }
+    })
+  } finally {
+    await handle.close()
+  }
 }
 
 /** "the PR's base commit 0123456789ab (main)": how every message names where a file was read. */

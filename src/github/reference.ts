@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, open } from 'node:fs/promises'
+import { mkdir, mkdtemp } from 'node:fs/promises'
 import path from 'node:path'
 import type { FetchedFile } from '../readers/fetched.js'
 import type { ReferenceProvenance } from '../model/provenance.js'
@@ -7,7 +7,7 @@ import { fetchBaselineArtifact } from './baseline-artifact.js'
 import type { GateContext, PullRequestRef } from './context.js'
 import { MAX_EXAM_FILE_BYTES } from './exam-files.js'
 import type { GitHubClient } from './octokit.js'
-import { readAtCommit, repositoryPath } from './read-at-commit.js'
+import { readAtCommitInto, repositoryPath } from './read-at-commit.js'
 import { commitDate, type ResolvedRef } from './refs.js'
 import { quote } from '../util/show.js'
 
@@ -69,28 +69,21 @@ export async function readAtRef(
   const dir = await mkdtemp(path.join(request.tmpRoot, 'retrieval-gate-reference-'))
   const local = path.join(dir, path.posix.basename(repoPath))
   await mkdir(dir, { recursive: true })
-  const handle = await open(local, 'wx', 0o600)
-  try {
-    // readAtCommit names where it read through `at`; the PR (or a stand-in outside PRs) is not used for the ref.
-    const target = pr ?? { number: 0, runHeadSha: ctx.sha, baseSha: commit.sha, baseRef: '', isFork: false }
-    await readAtCommit(client, ctx, target, {
-      file: request.path,
-      repoPath,
-      what: 'the reference rows',
-      limit: request.limit ?? MAX_EXAM_FILE_BYTES,
-      tooLargeHint: 'the contents API serves files up to 100 MiB; keep the per-query rows only',
-      at: { sha: commit.sha, label: shown },
-      missing: {
-        message: `is not at ${shown}, so the budget against the reference ${quote(request.label)} cannot be computed`,
-        hint: `commit the release's per-query rows at ${written}, or point reference.ref at the tag that has them`
-      },
-      onChunk: async (chunk) => {
-        await handle.write(chunk)
-      }
-    })
-  } finally {
-    await handle.close()
-  }
+  // readAtCommit names where it read through `at`; the PR (or a stand-in outside PRs) is not used for the ref.
+  const target = pr ?? { number: 0, runHeadSha: ctx.sha, baseSha: commit.sha, baseRef: '', isFork: false }
+  await readAtCommitInto(client, ctx, target, {
+    local,
+    file: request.path,
+    repoPath,
+    what: 'the reference rows',
+    limit: request.limit ?? MAX_EXAM_FILE_BYTES,
+    tooLargeHint: 'the contents API serves files up to 100 MiB; keep the per-query rows only',
+    at: { sha: commit.sha, label: shown },
+    missing: {
+      message: `is not at ${shown}, so the budget against the reference ${quote(request.label)} cannot be computed`,
+      hint: `commit the release's per-query rows at ${written}, or point reference.ref at the tag that has them`
+    }
+  })
   const ageSeconds =
     commit.date === undefined
       ? undefined

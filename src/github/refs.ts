@@ -27,7 +27,7 @@ export interface ResolvedRef {
 }
 
 /** A commit sha as GitHub writes it: 40 hex digits (SHA-1) or 64 (SHA-256 repositories). */
-const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+export const SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 /** Most tag objects peeled in a row (a tag of a tag ...) before the chain is refused. */
 const MAX_TAG_DEPTH = 8

@@ -6,8 +6,6 @@ import type { GateContext, PullRequestRef } from './context.js'
 import type { GitHubClient } from './octokit.js'
 import { describeBase, readAtCommit, repositoryPath } from './read-at-commit.js'
 
-export { repositoryPath }
-
 export type RulesFrom = 'base' | 'workspace'
 
 /** The rules text to enforce, the name to report it under, and where it came from. */

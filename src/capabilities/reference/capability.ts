@@ -36,7 +36,11 @@ interface Summary extends ReferenceSummary {
 const ROWS = 'reference rows'
 const MANIFEST = 'reference manifest'
 /** The command line cannot fetch a file at a ref or an artifact: --reference gives the rows. */
-const OVERRIDE = { option: 'reference', what: 'the reference' }
+const OVERRIDE = {
+  option: 'reference',
+  what: 'the reference',
+  help: "the rows of the rules' reference (the last release), for the budgets"
+}
 
 /**
  * The regression budget (rules `reference` and a check's `budget`): the drop since the last release, not only
@@ -54,6 +58,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
   config: (rules) => rules.reference,
   needsRows: () => 'reference',
   files: [{ option: 'reference-manifest', readBy: 'reference', help: "the reference's snapshot manifest" }],
+  overrides: [OVERRIDE],
   inputs: (r): InputSpec[] => [
     r.artifact === undefined
       ? {
