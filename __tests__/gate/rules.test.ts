@@ -140,6 +140,27 @@ describe('rules loading', () => {
     ).toBe('query')
   })
 
+  it('refuses a fill better than the worst end of the range (leaving out the worst queries would pay)', () => {
+    const rules = (metric: string): string =>
+      `version: 1\nqueries: { missing: zero }\nmetrics:\n  m: ${metric}\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.01 } }\n`
+    // Accepted before: fill 1 scored every query the candidate left out as a perfect one.
+    for (const [metric, worst] of [
+      ['{ better: higher, range: [0, 1], fill: 1 }', 0],
+      ['{ better: higher, range: [0, 1], fill: 0.5 }', 0],
+      ['{ better: lower, range: [0, 60000], fill: 0 }', 60000]
+    ] as const) {
+      const e = refusal(rules(metric))
+      expect(e.where).toMatchObject({ key: 'metrics.m.fill' })
+      expect(e.message).toMatch(/is better than the worst value of m/)
+      expect(e.hint).toBe(`fill a missing query with ${worst}`)
+    }
+    expect(
+      loadRules(rules('{ better: lower, range: [0, 60000], fill: 60000 }'), 'rules.yml').metrics.get('m')?.fill
+    ).toBe(60000)
+    expect(loadRules(rules('{ better: higher, range: [0, 1] }'), 'rules.yml').metrics.get('m')?.fill).toBe(0)
+    expect(loadRules(rules('{ better: lower, fill: 5000 }'), 'rules.yml').metrics.get('m')?.fill).toBe(5000)
+  })
+
   it('refuses duplicate keys, aliases, empty files', () => {
     expect(refusal(BASE + 'version: 1\n').message).toMatch(/rules\.yml:10: .*repeated/)
     expect(refusal('a: &x [1]\nb: *x\n').message).toMatch(/rules\.yml:2: uses a YAML alias/)

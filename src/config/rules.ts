@@ -133,7 +133,7 @@ function metricRules(raw: RawRules, at: { missing: 'error' | 'zero'; fail: Fail 
         fail(['metrics', name, 'range'], 'a binary metric takes the values 0 and 1', 'drop range or make it [0, 1]')
       range = [0, 1]
     }
-    if (missing === 'zero' && m.better === 'lower' && m.fill === undefined) {
+    if (missing === 'zero' && m.better === 'lower' && m.fill === undefined && range === undefined) {
       fail(
         ['metrics', name],
         `queries.missing is "zero" but ${name} is better lower, so a 0 would look like the best possible value`,
@@ -142,13 +142,21 @@ function metricRules(raw: RawRules, at: { missing: 'error' | 'zero'; fail: Fail 
     }
     if (m.fill !== undefined && range && (m.fill < range[0] || m.fill > range[1]))
       fail(['metrics', name, 'fill'], `fill ${m.fill} is outside the range`, 'choose a value inside the range')
+    const worst = range && (m.better === 'higher' ? range[0] : range[1])
+    if (m.fill !== undefined && worst !== undefined && m.fill !== worst) {
+      fail(
+        ['metrics', name, 'fill'],
+        `fill ${m.fill} is better than the worst value of ${name} (${worst}, the ${m.better === 'higher' ? 'low' : 'high'} end of its range), so a candidate that leaves out its worst queries would score better than one that answers them`,
+        `fill a missing query with ${worst}`
+      )
+    }
     metrics.set(name, {
       name,
       better: m.better,
       binary,
       range,
       unit: m.unit ?? '',
-      fill: m.fill ?? (m.better === 'higher' ? 0 : undefined)
+      fill: m.fill ?? worst ?? (m.better === 'higher' ? 0 : undefined)
     })
   }
   return metrics

@@ -85,7 +85,7 @@ export const RULES_SCHEMA = {
           fill: {
             type: 'number',
             description:
-              'Value scored for a missing query under queries.missing: zero (default 0). Required for better: lower metrics (a 0 ms latency would look perfect).'
+              'Value scored for a missing query under queries.missing: zero. With a range it is the worst end of the range (min for better: higher, max for better: lower; another value is refused), so leaving a query out never helps; without one, 0 for better: higher, and required for better: lower (a 0 ms latency would look perfect).'
           }
         }
       }
@@ -203,7 +203,7 @@ export const RULES_SCHEMA = {
         missing: {
           enum: ['error', 'zero'],
           description:
-            'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (0) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
+            'The queries compared are the baseline\'s (the exam). "error" (default): a query on one side only, or a missing value, stops the gate. "zero": a query the candidate dropped, or a missing value, scores the metric\'s fill value (its worst) and is counted in the report; a query only the candidate has is ignored and counted (never compared).'
         },
         min_per_slice: {
           type: 'integer',
