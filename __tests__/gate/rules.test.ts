@@ -161,6 +161,26 @@ describe('rules loading', () => {
     expect(loadRules(rules('{ better: lower, fill: 5000 }'), 'rules.yml').metrics.get('m')?.fill).toBe(5000)
   })
 
+  it('a schema refusal says what the key takes (its description), not only what is wrong', () => {
+    const rules = (metrics: string, check: string): string =>
+      `version: 1\nmetrics: ${metrics}\nchecks:\n  - { name: c, metric: m, ${check} }\n`
+    const ok = '{ m: { better: higher } }'
+    const cases: Array<[string, string, RegExp]> = [
+      [rules('{}', 'non_inferior: { margin: 0.01 }'), 'metrics', /^it takes: /],
+      [rules(ok, 'where: {}, non_inferior: { margin: 0.01 }'), 'checks[0].where', /^it takes: /],
+      [
+        rules(ok, 'non_inferior: { margin: -0.01 }'),
+        'checks[0].non_inferior.margin',
+        /^see checks\[\].non_inferior.margin in the rules reference/
+      ]
+    ]
+    for (const [text, key, hint] of cases) {
+      const e = refusal(text)
+      expect(e.where.key).toBe(key)
+      expect(e.hint).toMatch(hint)
+    }
+  })
+
   it('refuses duplicate keys, aliases, empty files', () => {
     expect(refusal(BASE + 'version: 1\n').message).toMatch(/rules\.yml:10: .*repeated/)
     expect(refusal('a: &x [1]\nb: *x\n').message).toMatch(/rules\.yml:2: uses a YAML alias/)

@@ -590,9 +590,27 @@ function schemaError(error: ErrorObject, source: SourceDocument, file: string): 
         `write ${takes}`
       )
     }
+    case 'minProperties': {
+      const n = Number(params.limit)
+      return new InputError(where, `must name at least ${n} key${n === 1 ? '' : 's'}`, whatItTakes(error, path))
+    }
     default:
-      return new InputError(where, error.message ?? 'is not valid')
+      return new InputError(where, error.message ?? 'is not valid', whatItTakes(error, path))
   }
+}
+
+/**
+ * What to do about a value the schema refuses: the first sentence of what its key takes (its description), or
+ * where the rules reference describes the key.
+ */
+function whatItTakes(error: ErrorObject, path: ReadonlyArray<string | number>): string {
+  const about = (error.parentSchema as { description?: unknown } | undefined)?.description
+  if (typeof about !== 'string' || about === '') {
+    const key = path.map((p) => (typeof p === 'number' ? '[]' : `.${p}`)).join('').slice(1)
+    return `see ${key || 'the top level'} in the rules reference (docs/rules.md)`
+  }
+  const end = about.search(/(?<!e\.g|i\.e)[.;](\s|$)/)
+  return `it takes: ${end < 0 ? about : about.slice(0, end)}`
 }
 
 function allowedKeys(schema: unknown): string[] {
