@@ -5,7 +5,7 @@
  * a queries file with segment and topic).
  */
 import { describe, expect, it } from '@jest/globals'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { cli, tempDir } from '../helpers.js'
 import path from 'node:path'
 
@@ -51,5 +51,46 @@ describe('init from runs and judgments', () => {
     expect(explain.stdout).toContain(
       'An unchanged candidate can pass only from 183 queries (a better one may pass on fewer, a worse one needs more)'
     )
+  })
+})
+
+describe("init guesses a metric's direction from its name", () => {
+  it('is lower for RAG, speech and tail-latency names, and says to check a higher guess', async () => {
+    // Guessed "higher" before: hallucination_rate, wer, ttft, p99 and perplexity all rose to "better".
+    const names = [
+      'hallucination_rate',
+      'wer',
+      'ttft',
+      'p99',
+      'perplexity',
+      'toxicity',
+      'faithfulness',
+      'reciprocal_rank'
+    ]
+    const side = (shift: number): string =>
+      Array.from({ length: 40 }, (_, i) =>
+        JSON.stringify({
+          query_id: `q${i}`,
+          ...Object.fromEntries(names.map((n, j) => [n, ((i * 7 + j) % 10) / 10 + shift]))
+        })
+      ).join('\n') + '\n'
+    writeFileSync(path.join(dir, 'b.jsonl'), side(0))
+    writeFileSync(path.join(dir, 'c.jsonl'), side(0.01))
+    const out = path.join(dir, 'directions.yml')
+    const r = await cli([
+      'init',
+      '--baseline',
+      path.join(dir, 'b.jsonl'),
+      '--candidate',
+      path.join(dir, 'c.jsonl'),
+      '--out',
+      out
+    ])
+    expect(r.stderr).toBe('')
+    const text = readFileSync(out, 'utf8')
+    const better = (name: string): string | undefined => new RegExp(`\\n  ${name}: +\\{ better: (\\w+)`).exec(text)?.[1]
+    for (const n of names.slice(0, 6)) expect([n, better(n)]).toEqual([n, 'lower'])
+    expect(better('faithfulness')).toBe('higher')
+    expect(better('reciprocal_rank')).toBe('higher')
   })
 })

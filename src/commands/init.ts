@@ -112,7 +112,19 @@ const LOWER_WORDS = new Set([
   'price',
   'error',
   'errors',
-  'loss'
+  'loss',
+  // RAG and speech metrics whose every name says "less is better"
+  'hallucination',
+  'hallucinations',
+  'toxicity',
+  'perplexity',
+  'wer',
+  'cer',
+  'ttft',
+  'p50',
+  'p90',
+  'p95',
+  'p99'
 ])
 
 /** The words of a field name ("runDuration" -> run, duration; "latency_ms" -> latency, ms). */
@@ -130,7 +142,7 @@ function guessDirection(name: string): { better: 'higher' | 'lower'; why: string
   const hit = w.find((x) => LOWER_WORDS.has(x))
   const unit = w.includes('ms') ? 'ms' : w.includes('seconds') || w.includes('sec') || w.includes('secs') ? 's' : ''
   if (hit !== undefined) return { better: 'lower', why: `the name says "${hit}"`, unit }
-  return { better: 'higher', why: 'no cost or time word in the name', unit }
+  return { better: 'higher', why: 'no cost, time or error word in the name: check it', unit }
 }
 
 function numericValue(side: SideRows, row: number, name: string): number | undefined {
