@@ -27,7 +27,7 @@ import { readPytrecEvalRows } from './importers/pytrec-eval.js'
 import { looksLikeRagas, RAGAS_COLUMNS } from './importers/ragas.js'
 import { readRanxQrels, readRanxRun } from './importers/ranx.js'
 import { LZ4_MAGIC, refuseRanxLz4 } from './importers/ranx-lz4.js'
-import { columnsOrient, jsonRecordsToRows, readRecordsRows } from './importers/records-rows.js'
+import { columnsOrient, jsonRecordsToRows, readCsvRecords, readJsonlRecords } from './importers/records-rows.js'
 import {
   refuseUnrecognisedJson,
   ROWS_JSON_SHAPES,
@@ -319,7 +319,7 @@ const ROWS: RowsEntry[] = [
       if (looksLikeRagas(p.firstRecordKeys)) return content('ragas columns in its first record')
       return p.idField !== undefined ? content('a JSON object per line, with --id-field') : undefined
     },
-    read: (p, o) => readRecordsRows(p.file, 'jsonl', o)
+    read: (p, o) => readJsonlRecords(p.file, o)
   },
   {
     kind: 'rows',
@@ -382,7 +382,7 @@ const ROWS: RowsEntry[] = [
         ? content('a .csv header with ragas columns')
         : undefined
     },
-    read: (p, o) => readRecordsRows(p.file, 'csv', o)
+    read: (p, o) => readCsvRecords(p.file, o)
   },
   ...(['ir_measures', 'trec_eval'] as const).map((layout): RowsEntry => ({
     kind: 'rows',
