@@ -33,7 +33,7 @@ export async function readDataset(file: string): Promise<Dataset> {
       return
     }
     const record = parsed.record
-    const id = idOf(record)
+    const id = typeof record.id === 'string' && record.id !== '' ? record.id : null
     const validateQuestion = questionValidator()
     if (!validateQuestion(record)) {
       for (const e of usefulErrors(validateQuestion.errors ?? [])) {
@@ -101,14 +101,6 @@ export async function readCorpusListing(file: string): Promise<CorpusListing> {
     })
   }
   return { file, chunks, violations }
-}
-
-function idOf(record: unknown): string | null {
-  if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
-    const id = (record as Record<string, unknown>).id
-    if (typeof id === 'string' && id !== '') return id
-  }
-  return null
 }
 
 /** ajv repeats itself for oneOf branches; keep the errors a person can act on, in a fixed order. */

@@ -189,9 +189,8 @@ function show(value: string | undefined): string {
 function canonical(field: (typeof GUARDED_FIELDS)[number], q: Question): string {
   switch (field) {
     case 'question':
-      return JSON.stringify(q.question)
     case 'answerable':
-      return JSON.stringify(q.answerable)
+      return JSON.stringify(q[field])
     case 'gold_chunk_ids':
       return JSON.stringify([...q.gold_chunk_ids].sort())
     case 'graded_relevance': {
