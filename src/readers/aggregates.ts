@@ -1,9 +1,9 @@
-import { aggregatesMeta, coverageStats, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
+import { aggregatesMeta, coverageStats, METRIC_STATS } from '../config/aggregates-plan.js'
 import type { MetricRule, Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
 import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
-import { createCollector, HINT, rowPlan, type Cell, type Row, type Shard } from './aggregate-rows.js'
+import { createCollector, HINT, rowPlan, type Cell, type Row, type RowPlan, type Shard } from './aggregate-rows.js'
 import { AGGREGATE_SECTIONS } from './aggregate-tables.js'
 import { detectFormat } from './detect.js'
 import type { FetchedFile } from './fetched.js'
@@ -36,7 +36,6 @@ const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 /** Reads and merges the aggregates files for these rules. */
 export async function readAggregates(files: readonly FetchedFile[], rules: Rules): Promise<Aggregates> {
   const plan = rowPlan(rules)
-  const { pairs, permutations, checks, metrics } = plan
   const { onRow, shards } = createCollector(plan)
 
   // A directory is its part files (Spark's df.write.parquet(DIR)), read as if each had been given.
@@ -56,14 +55,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
         'write every shard with the same retrieval-gate sql options'
       )
     }
-    checkShard(name, shard, rules, {
-      label,
-      pairs,
-      permutations,
-      checks,
-      metrics: metrics.length,
-      resampled: sums === 'all'
-    })
+    checkShard(name, shard, plan, { label, resampled: sums === 'all' })
   }
   return {
     source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
@@ -72,7 +64,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
     coverage: mergeCoverage(names.map((n) => (shards.get(n) as Shard).coverage)),
     subsets: mergeSubsets(
       names.map((n) => shards.get(n) as Shard),
-      metrics.length
+      plan.metrics.length
     )
   }
 }
@@ -144,18 +136,13 @@ function toRow(get: (column: string) => unknown, where: Where): Row {
   return row
 }
 
-/** What every shard must hold for the rules, and the files' names for the refusals. */
-interface ShardSize {
-  label: string
-  pairs: number
-  permutations: number
-  checks: Map<number, number>
-  metrics: number
-  resampled: boolean
-}
-
-/** A shard holds everything the rules need, and was computed for them. */
-function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): void {
+/**
+ * A shard holds everything the rules (the plan's) need, and was computed for them; `label` names the files in the
+ * refusals, `resampled` says whether it must hold the resampling sums.
+ */
+function checkShard(name: string, shard: Shard, plan: RowPlan, size: { label: string; resampled: boolean }): void {
+  const { rules } = plan
+  const M = plan.metrics.length
   const where: Where = { file: size.label }
   for (const [key, expected] of aggregatesMeta(rules)) {
     const got = shard.meta.get(key)
@@ -174,7 +161,6 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
         `shard ${quote(name)} has no coverage count ${quote(stat)}`,
         HINT
       )
-  const families = subsetFamilies(rules)
   const values = new Map<number, Set<string>>()
   for (const cell of shard.cells.values()) {
     const at = `shard ${quote(name)}, family ${cell.family}${cell.value === '' ? '' : ` = ${quote(cell.value)}`}${cell.stratum === '' ? '' : `, stratum ${quote(cell.stratum)}`}`
@@ -182,18 +168,16 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
     const lacking = (what: string): never => {
       throw new InputError(where, `${at} lacks ${what}`, HINT)
     }
-    for (let m = 0; m < size.metrics; m++) {
+    for (let m = 0; m < M; m++) {
       for (let i = 0; i < METRIC_STATS.length; i++)
         if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i])) lacking(`${METRIC_STATS[i]} of metric ${m + 1}`)
       if (size.resampled && cell.minusSeen[m].includes(0))
         lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`)
     }
-    for (let m = 0; m <= size.metrics; m++)
+    for (let m = 0; m <= M; m++)
       if (size.resampled && cell.poissonSeen[m].includes(0))
-        lacking(
-          `Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`
-        )
-    for (const [check, m] of size.checks) if (!cell.regressions[m].has(check)) lacking(`regressions:${check}`)
+        lacking(`Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === M ? ' (weights)' : ` of metric ${m + 1}`}`)
+    for (const [check, m] of plan.checks) if (!cell.regressions[m].has(check)) lacking(`regressions:${check}`)
     checkSumsAgree(cell, {
       at,
       file: size.label,
@@ -207,7 +191,7 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
     if (set.size > MAX_FAMILY_VALUES)
       throw new InputError(
         where,
-        `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`,
+        `family ${cell.family} (${plan.families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`,
         'slice by an attribute with fewer values (the same cap as for rows)'
       )
   }
