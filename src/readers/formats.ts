@@ -17,12 +17,7 @@ import {
   type MeasureLayout
 } from './importers/ir-measures.js'
 import { longColumns, readLongRows } from './importers/long-form.js'
-import {
-  notPerQueryRefusal,
-  notPerQueryShape,
-  refuseNotPerQuery,
-  type NotPerQueryShape
-} from './importers/not-per-query.js'
+import { notPerQueryRefusal, notPerQueryShape, type NotPerQueryShape } from './importers/not-per-query.js'
 import { readPytrecEvalRows } from './importers/pytrec-eval.js'
 import { looksLikeRagas, RAGAS_COLUMNS } from './importers/ragas.js'
 import { readRanxQrels, readRanxRun } from './importers/ranx.js'
@@ -293,7 +288,8 @@ const ROWS = ofKind<RowsEntry>('rows', [
       return openDocument(p) && p.firstValueStart === '{' ? content('an object of objects') : undefined
     },
     read: (p, o) => {
-      refuseNotPerQuery(p.file, p.head)
+      const shape = notPerQueryShape(p.head)
+      if (shape !== undefined) throw notPerQueryRefusal(p.file, p.head, shape)
       return readPytrecEvalRows(p.file, o.metricFields)
     }
   },
