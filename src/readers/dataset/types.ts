@@ -25,6 +25,16 @@ export interface Violation {
   message: string
 }
 
+/** A violation of rule `rule` in `file`, at a line and of a question when `at` says (else null). */
+export function violation(
+  file: string,
+  rule: string,
+  message: string,
+  at: { line?: number | null; id?: string | null } = {}
+): Violation {
+  return { file, line: at.line ?? null, id: at.id ?? null, rule, message }
+}
+
 /** An evaluation set read from JSON Lines: the well-formed questions, and every violation found reading it. */
 export interface Dataset {
   file: string
