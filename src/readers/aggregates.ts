@@ -393,8 +393,9 @@ function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {
       for (let m = 0; m < M; m++) {
         const t = stratum.metrics[m]
         const s = (i: number): number => cell.stats[m * METRIC_STATS.length + i]
-        mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) }, 'difference')
-        mergeMoments(t, before, { n, sum: s(3), m2: s(10), m3: s(11) }, 'candidate')
+        const candidate = [before, t.sumCandidate, t.m2Candidate, t.m3Candidate] as const
+        ;[t.m2, t.m3] = mergeMoments([before, t.sum, t.m2, t.m3], [n, s(0), s(4), s(5)])
+        ;[t.m2Candidate, t.m3Candidate] = mergeMoments(candidate, [n, s(3), s(10), s(11)])
         t.sum += s(0)
         t.sumAbs += s(1)
         t.sumBaseline += s(2)
@@ -432,38 +433,26 @@ function add(into: Float64Array, part: Float64Array): void {
   for (let i = 0; i < into.length; i++) into[i] += part[i]
 }
 
+/** A count of values, their sum, and their centred second and third moments. */
+type Moments = readonly [n: number, sum: number, m2: number, m3: number]
+
 /**
  * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
- * about its own mean) joins `before` values already merged into t (before t.sum is updated).
+ * about its own mean) joins the `before` values merged so far (their sum, m2 and m3): the merged m2 and m3.
  */
-function mergeMoments(
-  t: MetricSums,
-  before: number,
-  shard: { n: number; sum: number; m2: number; m3: number },
-  column: 'difference' | 'candidate'
-): void {
-  const { n, sum, m2, m3 } = shard
-  const [sumBefore, m2Before, m3Before] =
-    column === 'difference' ? [t.sum, t.m2, t.m3] : [t.sumCandidate, t.m2Candidate, t.m3Candidate]
-  let next2 = m2
-  let next3 = m3
-  if (before > 0) {
-    const total = before + n
-    const delta = sum / n - sumBefore / before
-    next2 = m2Before + m2 + (delta * delta * before * n) / total
-    next3 =
-      m3Before +
+function mergeMoments(merged: Moments, shard: Moments): [number, number] {
+  const [before, sumBefore, m2Before, m3Before] = merged
+  const [n, sum, m2, m3] = shard
+  if (before <= 0) return [m2, m3]
+  const total = before + n
+  const delta = sum / n - sumBefore / before
+  return [
+    m2Before + m2 + (delta * delta * before * n) / total,
+    m3Before +
       m3 +
       (delta * delta * delta * before * n * (before - n)) / (total * total) +
       (3 * delta * (before * m2 - n * m2Before)) / total
-  }
-  if (column === 'difference') {
-    t.m2 = next2
-    t.m3 = next3
-  } else {
-    t.m2Candidate = next2
-    t.m3Candidate = next3
-  }
+  ]
 }
 
 function histogramOf(h: Map<number, number> | null): MetricSums['histogram'] {
