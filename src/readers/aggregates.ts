@@ -250,24 +250,17 @@ function checkSumsAgree(cell: Cell, site: CellSite): void {
       cell.stats[m * METRIC_STATS.length + METRIC_STATS.indexOf(stat)]
     const of = `of ${quote(metric.name)}`
     const [sum, abs, sb, sc, m2, m3] = [s('sum'), s('sum_abs'), s('sum_baseline'), s('sum_candidate'), s('m2'), s('m3')]
-    if (s('wins') + s('losses') > n)
-      refuse(
-        'sums wins, losses',
-        `wins ${s('wins')} and losses ${s('losses')} ${of} add up to more than its ${n} queries`
-      )
-    if (s('gained') + s('lost') > n)
-      refuse(
-        'sums gained, lost',
-        `gained ${s('gained')} and lost ${s('lost')} ${of} add up to more than its ${n} queries`
-      )
+    for (const [a, b] of [['wins', 'losses'] as const, ['gained', 'lost'] as const])
+      if (s(a) + s(b) > n)
+        refuse(`sums ${a}, ${b}`, `${a} ${s(a)} and ${b} ${s(b)} ${of} add up to more than its ${n} queries`)
     for (const [check, c] of cell.regressions[m])
       if (c > n) refuse(`sums regressions:${check}`, `${c} regressed queries ${of}, more than its ${n} queries`)
     if (abs < 0) refuse('sums sum_abs', `sum_abs ${abs} ${of} is negative, and it is a sum of absolute values`)
     if (Math.abs(sum) > abs * (1 + SUMS_SLACK) + SUMS_TINY)
       refuse('sums sum, sum_abs', `|sum| ${Math.abs(sum)} ${of} is larger than sum_abs ${abs}`)
-    if (m2 < 0) refuse('sums m2', `m2 ${m2} ${of} is negative, and it is a sum of squares`)
     const mc2 = s('m2_candidate')
-    if (mc2 < 0) refuse('sums m2_candidate', `m2_candidate ${mc2} ${of} is negative, and it is a sum of squares`)
+    for (const [stat, x] of [['m2', m2] as const, ['m2_candidate', mc2] as const])
+      if (x < 0) refuse(`sums ${stat}`, `${stat} ${x} ${of} is negative, and it is a sum of squares`)
     const range = metric.range
     const w = range === undefined ? undefined : range[1] - range[0]
     if (range !== undefined && w !== undefined) {
