@@ -77,35 +77,26 @@ interface EntryBase {
   sniff?: (p: Probe) => Maybe<Sniffed | undefined>
 }
 
-/** A per-query rows format. */
-export interface RowsEntry extends EntryBase {
-  kind: 'rows'
-  read(p: Probe, options: RowsOptions): Maybe<SideRows>
+/** An entry of kind `K`: its `read` takes the probed file and `To`, and gives `Out`. */
+interface Entry<K extends FormatKind, To, Out> extends EntryBase {
+  kind: K
+  read(p: Probe, to: To): Maybe<Out>
 }
+
+/** A per-query rows format. */
+export type RowsEntry = Entry<'rows', RowsOptions, SideRows>
 
 /** A run format: each query's documents into the collector; returns passthrough fields skipped, if any. */
-export interface RunEntry extends EntryBase {
-  kind: 'run'
-  read(p: Probe, collector: BlockCollector): Maybe<ReadonlySet<string> | undefined>
-}
+export type RunEntry = Entry<'run', BlockCollector, ReadonlySet<string> | undefined>
 
 /** A judgments format. */
-export interface QrelsEntry extends EntryBase {
-  kind: 'qrels'
-  read(p: Probe): Maybe<Qrels>
-}
+export type QrelsEntry = Entry<'qrels', void, Qrels>
 
 /** A records format (judge anchors and labels, a queries file): every record to `onRecord`, refusals naming `name`. */
-export interface RecordsEntry extends EntryBase {
-  kind: 'records'
-  read(p: Probe, to: { name: string; onRecord: RecordHandler; hint: string }): Maybe<void>
-}
+export type RecordsEntry = Entry<'records', { name: string; onRecord: RecordHandler; hint: string }, void>
 
 /** A layout of the aggregates `retrieval-gate sql` computes (`gate --aggregates`): every row's cells to the target. */
-export interface AggregatesEntry extends EntryBase {
-  kind: 'aggregates'
-  read(p: Probe, to: AggregateTarget): Maybe<void>
-}
+export type AggregatesEntry = Entry<'aggregates', AggregateTarget, void>
 
 export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry | AggregatesEntry
 
