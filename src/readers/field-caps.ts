@@ -1,5 +1,4 @@
 import { InputError, type Where } from '../errors.js'
-import { quote } from '../util/show.js'
 
 /**
  * Longest query id, in characters (UTF-16 code units). An id is a key, kept once per query and side and
@@ -73,12 +72,4 @@ export function checkDocIdLength(docno: string, where: Where): void {
       'document ids are short keys; the line is probably broken (missing separators)'
     )
   }
-}
-
-/** The first `most` of a file's field names for a refusal's list, each cut to 40 characters and escaped. */
-export function shownNames(names: readonly string[], most: number): string {
-  return names
-    .slice(0, most)
-    .map((n) => quote(n, 40))
-    .join(', ')
 }

@@ -3,7 +3,6 @@ import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { isObject } from '../json/document.js'
 import { quote } from '../../util/show.js'
-import { shownNames } from '../field-caps.js'
 
 /**
  * deepeval test results: one row per test case, one metric column per deepeval metric.
@@ -182,7 +181,10 @@ function caseId(
     throw new InputError(
       { file, key: label },
       `has no field ${quote(idField)} (named with --id-field), neither on the test case nor in its metadata`,
-      `test-case fields: ${shownNames(Object.keys(tc), 30)}`
+      `test-case fields: ${Object.keys(tc)
+        .slice(0, 30)
+        .map((k) => quote(k, 40))
+        .join(', ')}`
     )
   }
   if (Object.prototype.hasOwnProperty.call(metadata, 'query_id')) return text(metadata.query_id, 'metadata.query_id')

@@ -5,7 +5,6 @@ import { forEachJsonRecord, memberValue, type JsonMembers } from '../json/lines.
 import { forEachLine } from '../lines.js'
 import { RowsSink } from './rows-sink.js'
 import { quote } from '../../util/show.js'
-import { shownNames } from '../field-caps.js'
 
 /**
  * Per-query rows in long (tidy) form: one line per query and measure, `qid,measure,value` (ir_measures
@@ -159,9 +158,13 @@ export function notLongForm(
   idField: string | undefined,
   what: 'file' | 'table'
 ): InputError {
+  const found = names
+    .slice(0, 20)
+    .map((h) => quote(h, 40))
+    .join(', ')
   return new InputError(
     where,
-    `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${shownNames(names, 20)}`,
+    `is not long form: it needs a query id (${idField === undefined ? ID_NAMES.join(' or ') : quote(idField)}), a measure (${MEASURE_NAMES.join(', ')}) and a value (${VALUE_NAMES.join(', ')}) column; found ${found}`,
     `name the columns so, pass --id-field for the query id, or drop --input-format long for a wide ${what} (one column per metric)`
   )
 }

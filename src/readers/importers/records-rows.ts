@@ -6,7 +6,6 @@ import { RowsSink } from './rows-sink.js'
 import { looksLikeRagas } from './ragas.js'
 import { isObject } from '../json/document.js'
 import { quote } from '../../util/show.js'
-import { shownNames } from '../field-caps.js'
 
 /**
  * Per-sample records: one record per question with its metric columns, as any evaluator that keeps a table of
@@ -42,7 +41,10 @@ function chooseId(columns: readonly string[], file: string, idField: string | un
       throw new InputError(
         { file, line },
         `has no column ${quote(idField)} (named with --id-field)`,
-        `columns: ${shownNames(columns, 30)}`
+        `columns: ${columns
+          .slice(0, 30)
+          .map((c) => quote(c, 40))
+          .join(', ')}`
       )
     }
     return idField
