@@ -1,9 +1,9 @@
-import { aggregatesMeta, coverageStats, METRIC_STATS, subsetFamilies } from '../config/aggregates-plan.js'
+import { aggregatesMeta, coverageStats, METRIC_STATS } from '../config/aggregates-plan.js'
 import type { MetricRule, Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
 import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
-import { createCollector, HINT, rowPlan, type Cell, type Row, type Shard } from './aggregate-rows.js'
+import { createCollector, HINT, rowPlan, type Cell, type Row, type RowPlan, type Shard } from './aggregate-rows.js'
 import { AGGREGATE_SECTIONS } from './aggregate-tables.js'
 import { detectFormat } from './detect.js'
 import type { FetchedFile } from './fetched.js'
@@ -36,7 +36,6 @@ const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 /** Reads and merges the aggregates files for these rules. */
 export async function readAggregates(files: readonly FetchedFile[], rules: Rules): Promise<Aggregates> {
   const plan = rowPlan(rules)
-  const { pairs, permutations, checks, metrics } = plan
   const { onRow, shards } = createCollector(plan)
 
   // A directory is its part files (Spark's df.write.parquet(DIR)), read as if each had been given.
@@ -56,14 +55,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
         'write every shard with the same retrieval-gate sql options'
       )
     }
-    checkShard(name, shard, rules, {
-      label,
-      pairs,
-      permutations,
-      checks,
-      metrics: metrics.length,
-      resampled: sums === 'all'
-    })
+    checkShard(name, shard, plan, { label, resampled: sums === 'all' })
   }
   return {
     source: `${label} (${names.length} ${names.length === 1 ? 'shard' : 'shards'})`,
@@ -72,7 +64,7 @@ export async function readAggregates(files: readonly FetchedFile[], rules: Rules
     coverage: mergeCoverage(names.map((n) => (shards.get(n) as Shard).coverage)),
     subsets: mergeSubsets(
       names.map((n) => shards.get(n) as Shard),
-      metrics.length
+      plan.metrics.length
     )
   }
 }
@@ -144,18 +136,13 @@ function toRow(get: (column: string) => unknown, where: Where): Row {
   return row
 }
 
-/** What every shard must hold for the rules, and the files' names for the refusals. */
-interface ShardSize {
-  label: string
-  pairs: number
-  permutations: number
-  checks: Map<number, number>
-  metrics: number
-  resampled: boolean
-}
-
-/** A shard holds everything the rules need, and was computed for them. */
-function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): void {
+/**
+ * A shard holds everything the rules (the plan's) need, and was computed for them; `label` names the files in the
+ * refusals, `resampled` says whether it must hold the resampling sums.
+ */
+function checkShard(name: string, shard: Shard, plan: RowPlan, size: { label: string; resampled: boolean }): void {
+  const { rules } = plan
+  const M = plan.metrics.length
   const where: Where = { file: size.label }
   for (const [key, expected] of aggregatesMeta(rules)) {
     const got = shard.meta.get(key)
@@ -174,7 +161,6 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
         `shard ${quote(name)} has no coverage count ${quote(stat)}`,
         HINT
       )
-  const families = subsetFamilies(rules)
   const values = new Map<number, Set<string>>()
   for (const cell of shard.cells.values()) {
     const at = `shard ${quote(name)}, family ${cell.family}${cell.value === '' ? '' : ` = ${quote(cell.value)}`}${cell.stratum === '' ? '' : `, stratum ${quote(cell.stratum)}`}`
@@ -182,18 +168,16 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
     const lacking = (what: string): never => {
       throw new InputError(where, `${at} lacks ${what}`, HINT)
     }
-    for (let m = 0; m < size.metrics; m++) {
+    for (let m = 0; m < M; m++) {
       for (let i = 0; i < METRIC_STATS.length; i++)
         if (Number.isNaN(cell.stats[m * METRIC_STATS.length + i])) lacking(`${METRIC_STATS[i]} of metric ${m + 1}`)
       if (size.resampled && cell.minusSeen[m].includes(0))
         lacking(`sign pattern ${cell.minusSeen[m].indexOf(0)} of metric ${m + 1}`)
     }
-    for (let m = 0; m <= size.metrics; m++)
+    for (let m = 0; m <= M; m++)
       if (size.resampled && cell.poissonSeen[m].includes(0))
-        lacking(
-          `Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === size.metrics ? ' (weights)' : ` of metric ${m + 1}`}`
-        )
-    for (const [check, m] of size.checks) if (!cell.regressions[m].has(check)) lacking(`regressions:${check}`)
+        lacking(`Poisson pair ${cell.poissonSeen[m].indexOf(0)}${m === M ? ' (weights)' : ` of metric ${m + 1}`}`)
+    for (const [check, m] of plan.checks) if (!cell.regressions[m].has(check)) lacking(`regressions:${check}`)
     checkSumsAgree(cell, {
       at,
       file: size.label,
@@ -207,7 +191,7 @@ function checkShard(name: string, shard: Shard, rules: Rules, size: ShardSize): 
     if (set.size > MAX_FAMILY_VALUES)
       throw new InputError(
         where,
-        `family ${cell.family} (${families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`,
+        `family ${cell.family} (${plan.families[cell.family].by ?? 'no attribute'}) has more than ${MAX_FAMILY_VALUES} values`,
         'slice by an attribute with fewer values (the same cap as for rows)'
       )
   }
@@ -266,24 +250,17 @@ function checkSumsAgree(cell: Cell, site: CellSite): void {
       cell.stats[m * METRIC_STATS.length + METRIC_STATS.indexOf(stat)]
     const of = `of ${quote(metric.name)}`
     const [sum, abs, sb, sc, m2, m3] = [s('sum'), s('sum_abs'), s('sum_baseline'), s('sum_candidate'), s('m2'), s('m3')]
-    if (s('wins') + s('losses') > n)
-      refuse(
-        'sums wins, losses',
-        `wins ${s('wins')} and losses ${s('losses')} ${of} add up to more than its ${n} queries`
-      )
-    if (s('gained') + s('lost') > n)
-      refuse(
-        'sums gained, lost',
-        `gained ${s('gained')} and lost ${s('lost')} ${of} add up to more than its ${n} queries`
-      )
+    for (const [a, b] of [['wins', 'losses'] as const, ['gained', 'lost'] as const])
+      if (s(a) + s(b) > n)
+        refuse(`sums ${a}, ${b}`, `${a} ${s(a)} and ${b} ${s(b)} ${of} add up to more than its ${n} queries`)
     for (const [check, c] of cell.regressions[m])
       if (c > n) refuse(`sums regressions:${check}`, `${c} regressed queries ${of}, more than its ${n} queries`)
     if (abs < 0) refuse('sums sum_abs', `sum_abs ${abs} ${of} is negative, and it is a sum of absolute values`)
     if (Math.abs(sum) > abs * (1 + SUMS_SLACK) + SUMS_TINY)
       refuse('sums sum, sum_abs', `|sum| ${Math.abs(sum)} ${of} is larger than sum_abs ${abs}`)
-    if (m2 < 0) refuse('sums m2', `m2 ${m2} ${of} is negative, and it is a sum of squares`)
     const mc2 = s('m2_candidate')
-    if (mc2 < 0) refuse('sums m2_candidate', `m2_candidate ${mc2} ${of} is negative, and it is a sum of squares`)
+    for (const [stat, x] of [['m2', m2] as const, ['m2_candidate', mc2] as const])
+      if (x < 0) refuse(`sums ${stat}`, `${stat} ${x} ${of} is negative, and it is a sum of squares`)
     const range = metric.range
     const w = range === undefined ? undefined : range[1] - range[0]
     if (range !== undefined && w !== undefined) {
@@ -409,8 +386,9 @@ function mergeSubsets(shards: readonly Shard[], M: number): SubsetSums[] {
       for (let m = 0; m < M; m++) {
         const t = stratum.metrics[m]
         const s = (i: number): number => cell.stats[m * METRIC_STATS.length + i]
-        mergeMoments(t, before, { n, sum: s(0), m2: s(4), m3: s(5) }, 'difference')
-        mergeMoments(t, before, { n, sum: s(3), m2: s(10), m3: s(11) }, 'candidate')
+        const candidate = [before, t.sumCandidate, t.m2Candidate, t.m3Candidate] as const
+        ;[t.m2, t.m3] = mergeMoments([before, t.sum, t.m2, t.m3], [n, s(0), s(4), s(5)])
+        ;[t.m2Candidate, t.m3Candidate] = mergeMoments(candidate, [n, s(3), s(10), s(11)])
         t.sum += s(0)
         t.sumAbs += s(1)
         t.sumBaseline += s(2)
@@ -448,38 +426,26 @@ function add(into: Float64Array, part: Float64Array): void {
   for (let i = 0; i < into.length; i++) into[i] += part[i]
 }
 
+/** A count of values, their sum, and their centred second and third moments. */
+type Moments = readonly [n: number, sum: number, m2: number, m3: number]
+
 /**
  * Chan, Golub and LeVeque's update of the centred second and third moments when a shard of `n` values (sum s, m2, m3
- * about its own mean) joins `before` values already merged into t (before t.sum is updated).
+ * about its own mean) joins the `before` values merged so far (their sum, m2 and m3): the merged m2 and m3.
  */
-function mergeMoments(
-  t: MetricSums,
-  before: number,
-  shard: { n: number; sum: number; m2: number; m3: number },
-  column: 'difference' | 'candidate'
-): void {
-  const { n, sum, m2, m3 } = shard
-  const [sumBefore, m2Before, m3Before] =
-    column === 'difference' ? [t.sum, t.m2, t.m3] : [t.sumCandidate, t.m2Candidate, t.m3Candidate]
-  let next2 = m2
-  let next3 = m3
-  if (before > 0) {
-    const total = before + n
-    const delta = sum / n - sumBefore / before
-    next2 = m2Before + m2 + (delta * delta * before * n) / total
-    next3 =
-      m3Before +
+function mergeMoments(merged: Moments, shard: Moments): [number, number] {
+  const [before, sumBefore, m2Before, m3Before] = merged
+  const [n, sum, m2, m3] = shard
+  if (before <= 0) return [m2, m3]
+  const total = before + n
+  const delta = sum / n - sumBefore / before
+  return [
+    m2Before + m2 + (delta * delta * before * n) / total,
+    m3Before +
       m3 +
       (delta * delta * delta * before * n * (before - n)) / (total * total) +
       (3 * delta * (before * m2 - n * m2Before)) / total
-  }
-  if (column === 'difference') {
-    t.m2 = next2
-    t.m3 = next3
-  } else {
-    t.m2Candidate = next2
-    t.m3Candidate = next3
-  }
+  ]
 }
 
 function histogramOf(h: Map<number, number> | null): MetricSums['histogram'] {

@@ -104,15 +104,12 @@ class CsvRecordScanner {
   private afterQuote = false
   private startLine = 0
   private recordBytes = 0
-  private readonly file: string
-  private readonly cap: number
-  private readonly onRecord: CsvRecordHandler
 
-  constructor(file: string, cap: number, onRecord: CsvRecordHandler) {
-    this.file = file
-    this.cap = cap
-    this.onRecord = onRecord
-  }
+  constructor(
+    private readonly file: string,
+    private readonly cap: number,
+    private readonly onRecord: CsvRecordHandler
+  ) {}
 
   /** One line of the file: a record, its start, or the next line of a quoted field. */
   line(text: string, line: number, bytes: number): void {

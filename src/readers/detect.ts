@@ -2,7 +2,7 @@ import type { FormatChoice } from '../model/format.js'
 import { FORMATS, type FormatEntry, type FormatKind } from './formats.js'
 import { Probe, type ProbeInput } from './probe.js'
 import type { RowsFormat } from './rows-input.js'
-import { lookalike, type InputKind, type Shape } from './shapes.js'
+import { lookalikes, type InputKind, type Shape } from './shapes.js'
 
 /**
  * The one detection step: which format a file is, from its name, its first bytes and `--input-format` when given,
@@ -67,5 +67,6 @@ export async function detectFormat<K extends FormatKind>(request: DetectRequest<
  * reader's refusal that detection did not see coming (a format named with --input-format).
  */
 export function recogniseShape(input: ProbeInput, given: InputKind): Shape | undefined {
-  return lookalike(new Probe(input), given)
+  const probe = new Probe(input)
+  return lookalikes(given).find((s) => s.test(probe))
 }

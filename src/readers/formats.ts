@@ -17,17 +17,12 @@ import {
   type MeasureLayout
 } from './importers/ir-measures.js'
 import { longColumns, readLongRows } from './importers/long-form.js'
-import {
-  notPerQueryRefusal,
-  notPerQueryShape,
-  refuseNotPerQuery,
-  type NotPerQueryShape
-} from './importers/not-per-query.js'
+import { notPerQueryRefusal, notPerQueryShape, type NotPerQueryShape } from './importers/not-per-query.js'
 import { readPytrecEvalRows } from './importers/pytrec-eval.js'
 import { looksLikeRagas, RAGAS_COLUMNS } from './importers/ragas.js'
 import { readRanxQrels, readRanxRun } from './importers/ranx.js'
 import { LZ4_MAGIC, refuseRanxLz4 } from './importers/ranx-lz4.js'
-import { columnsOrient, jsonRecordsToRows, readRecordsRows } from './importers/records-rows.js'
+import { columnsOrient, jsonRecordsToRows, readCsvRecords, readJsonlRecords } from './importers/records-rows.js'
 import {
   refuseUnrecognisedJson,
   ROWS_JSON_SHAPES,
@@ -82,37 +77,36 @@ interface EntryBase {
   sniff?: (p: Probe) => Maybe<Sniffed | undefined>
 }
 
-/** A per-query rows format. */
-export interface RowsEntry extends EntryBase {
-  kind: 'rows'
-  read(p: Probe, options: RowsOptions): Maybe<SideRows>
+/** An entry of kind `K`: its `read` takes the probed file and `To`, and gives `Out`. */
+interface Entry<K extends FormatKind, To, Out> extends EntryBase {
+  kind: K
+  read(p: Probe, to: To): Maybe<Out>
 }
+
+/** A per-query rows format. */
+export type RowsEntry = Entry<'rows', RowsOptions, SideRows>
 
 /** A run format: each query's documents into the collector; returns passthrough fields skipped, if any. */
-export interface RunEntry extends EntryBase {
-  kind: 'run'
-  read(p: Probe, collector: BlockCollector): Maybe<ReadonlySet<string> | undefined>
-}
+export type RunEntry = Entry<'run', BlockCollector, ReadonlySet<string> | undefined>
 
 /** A judgments format. */
-export interface QrelsEntry extends EntryBase {
-  kind: 'qrels'
-  read(p: Probe): Maybe<Qrels>
-}
+export type QrelsEntry = Entry<'qrels', void, Qrels>
 
 /** A records format (judge anchors and labels, a queries file): every record to `onRecord`, refusals naming `name`. */
-export interface RecordsEntry extends EntryBase {
-  kind: 'records'
-  read(p: Probe, to: { name: string; onRecord: RecordHandler; hint: string }): Maybe<void>
-}
+export type RecordsEntry = Entry<'records', { name: string; onRecord: RecordHandler; hint: string }, void>
 
 /** A layout of the aggregates `retrieval-gate sql` computes (`gate --aggregates`): every row's cells to the target. */
-export interface AggregatesEntry extends EntryBase {
-  kind: 'aggregates'
-  read(p: Probe, to: AggregateTarget): Maybe<void>
-}
+export type AggregatesEntry = Entry<'aggregates', AggregateTarget, void>
 
 export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry | AggregatesEntry
+
+/** An entry as its kind's list declares it: the list gives the kind. */
+type Listed<E extends FormatEntry> = Omit<E, 'kind'>
+
+/** The entries of one kind's list, each given that kind. */
+function ofKind<E extends FormatEntry>(kind: E['kind'], entries: ReadonlyArray<Listed<E>>): E[] {
+  return entries.map((e) => ({ kind, ...e }) as E)
+}
 
 const content = (why: string): Sniffed => ({ by: 'content', why })
 /** A file that starts with the Parquet magic (every kind has a Parquet entry: read, or refused). */
@@ -164,7 +158,7 @@ const listing = async (p: Probe, layout: MeasureLayout): Promise<Sniffed | undef
 const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) =>
   brace(p) && notPerQueryShape(p.head) === shape ? content('its first keys') : undefined
 
-/** The refusal entry for ranx's LZ4-compressed save (`run.save("run.lz4")`), read as `given`. Spread with the kind. */
+/** The refusal entry for ranx's LZ4-compressed save (`run.save("run.lz4")`), read as `given`. */
 function lz4Entry(given: 'rows' | 'run' | 'qrels') {
   return {
     name: 'lz4',
@@ -178,7 +172,7 @@ function lz4Entry(given: 'rows' | 'run' | 'qrels') {
 
 /**
  * A refusal entry for a file of another kind's shape (shapes.ts: a run, judgments, per-query rows) given as
- * `given`: recognised by its first line, refused with what it is and where it goes. Spread with the entry's kind.
+ * `given`: recognised by its first line, refused with what it is and where it goes.
  */
 function lookalikeEntry(shape: Shape, given: 'rows' | 'run' | 'qrels') {
   return {
@@ -191,9 +185,8 @@ function lookalikeEntry(shape: Shape, given: 'rows' | 'run' | 'qrels') {
   }
 }
 
-const ROWS: RowsEntry[] = [
+const ROWS = ofKind<RowsEntry>('rows', [
   {
-    kind: 'rows',
     name: 'parquet-long',
     named: [
       { option: 'long', when: (p) => p.startsWith(PARQUET_MAGIC) },
@@ -204,7 +197,6 @@ const ROWS: RowsEntry[] = [
     read: (p, o) => readParquetRows(p.file, { ...o, long: o.format === 'long' })
   },
   {
-    kind: 'rows',
     name: 'parquet',
     named: [{ option: 'parquet' }],
     sniff: parquetMagic,
@@ -218,9 +210,8 @@ const ROWS: RowsEntry[] = [
       return readParquetRows(p.file, { ...o, long: false })
     }
   },
-  { kind: 'rows', ...lz4Entry('rows') },
-  ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): RowsEntry => ({
-    kind: 'rows',
+  lz4Entry('rows'),
+  ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): Listed<RowsEntry> => ({
     name: shape,
     refuses: true,
     sniff: notPerQuery(shape),
@@ -229,7 +220,6 @@ const ROWS: RowsEntry[] = [
     }
   })),
   {
-    kind: 'rows',
     name: 'deepeval',
     named: [{ option: 'deepeval' }],
     sniff: async (p) => {
@@ -250,7 +240,6 @@ const ROWS: RowsEntry[] = [
       deepevalToRows(await jsonDocument(p, 'deepeval results file'), p.file, o.metricFields, o.idField)
   },
   {
-    kind: 'rows',
     name: 'long-jsonl',
     named: [{ option: 'long', when: brace }],
     sniff: (p) =>
@@ -260,7 +249,6 @@ const ROWS: RowsEntry[] = [
     read: (p, o) => readLongRows(p.file, 'jsonl', o)
   },
   {
-    kind: 'rows',
     name: 'columns-orient',
     refuses: true,
     sniff: async (p) => {
@@ -281,7 +269,6 @@ const ROWS: RowsEntry[] = [
     }
   },
   {
-    kind: 'rows',
     name: 'pytrec_eval',
     named: [{ option: 'pytrec_eval' }],
     sniff: (p) => {
@@ -292,12 +279,12 @@ const ROWS: RowsEntry[] = [
       return openDocument(p) && p.firstValueStart === '{' ? content('an object of objects') : undefined
     },
     read: (p, o) => {
-      refuseNotPerQuery(p.file, p.head)
+      const shape = notPerQueryShape(p.head)
+      if (shape !== undefined) throw notPerQueryRefusal(p.file, p.head, shape)
       return readPytrecEvalRows(p.file, o.metricFields)
     }
   },
   {
-    kind: 'rows',
     name: 'json-records',
     named: [{ option: 'ragas', when: (p) => p.firstChar === '[' }],
     sniff: async (p) => {
@@ -308,7 +295,6 @@ const ROWS: RowsEntry[] = [
     read: async (p, o) => jsonRecordsToRows(await jsonDocument(p, 'per-sample export'), p.file, o)
   },
   {
-    kind: 'rows',
     name: 'jsonl-records',
     named: [
       { option: 'ragas', when: brace },
@@ -319,10 +305,9 @@ const ROWS: RowsEntry[] = [
       if (looksLikeRagas(p.firstRecordKeys)) return content('ragas columns in its first record')
       return p.idField !== undefined ? content('a JSON object per line, with --id-field') : undefined
     },
-    read: (p, o) => readRecordsRows(p.file, 'jsonl', o)
+    read: (p, o) => readJsonlRecords(p.file, o)
   },
   {
-    kind: 'rows',
     name: 'json-document',
     refuses: true,
     sniff: async (p) => {
@@ -350,7 +335,6 @@ const ROWS: RowsEntry[] = [
     }
   },
   {
-    kind: 'rows',
     name: 'long-tsv',
     named: [{ option: 'long', when: (p) => p.named('tsv') || p.firstLine.text.includes('\t') }],
     sniff: (p) =>
@@ -360,7 +344,6 @@ const ROWS: RowsEntry[] = [
     read: (p, o) => readLongRows(p.file, 'tsv', o)
   },
   {
-    kind: 'rows',
     name: 'long-csv',
     named: [{ option: 'long' }],
     sniff: (p) =>
@@ -370,7 +353,6 @@ const ROWS: RowsEntry[] = [
     read: (p, o) => readLongRows(p.file, 'csv', o)
   },
   {
-    kind: 'rows',
     name: 'csv-records',
     named: [{ option: 'ragas' }, { option: 'csv', when: (p) => p.idField !== undefined }],
     sniff: (p) => {
@@ -382,10 +364,9 @@ const ROWS: RowsEntry[] = [
         ? content('a .csv header with ragas columns')
         : undefined
     },
-    read: (p, o) => readRecordsRows(p.file, 'csv', o)
+    read: (p, o) => readCsvRecords(p.file, o)
   },
-  ...(['ir_measures', 'trec_eval'] as const).map((layout): RowsEntry => ({
-    kind: 'rows',
+  ...(['ir_measures', 'trec_eval'] as const).map((layout): Listed<RowsEntry> => ({
     name: layout,
     named: [{ option: layout }],
     sniff: (p) => listing(p, layout),
@@ -393,7 +374,6 @@ const ROWS: RowsEntry[] = [
       readMeasureRows(p.file, o.metricFields, layout, o.format === undefined ? await measureLines(p) : undefined)
   })),
   {
-    kind: 'rows',
     name: 'csv',
     named: [{ option: 'csv' }],
     sniff: csvName,
@@ -401,9 +381,8 @@ const ROWS: RowsEntry[] = [
   },
   // A run or judgments given as rows (a JSON Lines run is told apart after reading: plain-rows.ts, ids repeating with
   // a document field, since a rows file may carry a document id as an attribute).
-  ...lookalikes('rows', ['jsonl-run']).map((s): RowsEntry => ({ kind: 'rows', ...lookalikeEntry(s, 'rows') })),
+  ...lookalikes('rows', ['jsonl-run']).map((s) => lookalikeEntry(s, 'rows')),
   {
-    kind: 'rows',
     name: 'jsonl',
     named: [{ option: 'jsonl' }],
     sniff: (p) =>
@@ -412,20 +391,18 @@ const ROWS: RowsEntry[] = [
         : { by: 'fallback', why: 'no other rows format matched' },
     read: (p, o) => readPlainRows(p.file, 'jsonl', o)
   }
-]
+])
 
-const RUNS: RunEntry[] = [
+const RUNS = ofKind<RunEntry>('run', [
   {
-    kind: 'run',
     name: 'parquet',
     sniff: parquetMagic,
     read: (p, collector) => readParquetRun(p.file, collector).then(() => undefined)
   },
-  { kind: 'run', ...lz4Entry('run') },
+  lz4Entry('run'),
   // Judgments or per-query rows given as a run (files swapped, or rows under rules that name judgments).
-  ...lookalikes('run').map((s): RunEntry => ({ kind: 'run', ...lookalikeEntry(s, 'run') })),
+  ...lookalikes('run').map((s) => lookalikeEntry(s, 'run')),
   {
-    kind: 'run',
     name: 'json-document',
     refuses: true,
     sniff: async (p) =>
@@ -435,14 +412,12 @@ const RUNS: RunEntry[] = [
     read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
   },
   {
-    kind: 'run',
     name: 'jsonl',
     sniff: (p) =>
       p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' ? content('a JSON object per line') : undefined,
     read: (p, collector) => readJsonlRun(p.file, collector)
   },
   {
-    kind: 'run',
     name: 'json',
     sniff: (p) =>
       p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'json' ? content('an object of objects') : undefined,
@@ -452,17 +427,15 @@ const RUNS: RunEntry[] = [
     }
   },
   {
-    kind: 'run',
     name: 'trec',
     sniff: () => ({ by: 'fallback', why: 'not Parquet, LZ4 or JSON' }),
     read: (p, collector) => readTrecRun(p.file, collector).then(() => undefined)
   }
-]
+])
 
-const QRELS: QrelsEntry[] = [
-  { kind: 'qrels', ...lz4Entry('qrels') },
+const QRELS = ofKind<QrelsEntry>('qrels', [
+  lz4Entry('qrels'),
   {
-    kind: 'qrels',
     name: 'parquet',
     refuses: true,
     sniff: parquetMagic,
@@ -475,62 +448,54 @@ const QRELS: QrelsEntry[] = [
     }
   },
   // A run or per-query rows given as the judgments (files swapped).
-  ...lookalikes('qrels').map((s): QrelsEntry => ({ kind: 'qrels', ...lookalikeEntry(s, 'qrels') })),
+  ...lookalikes('qrels').map((s) => lookalikeEntry(s, 'qrels')),
   {
-    kind: 'qrels',
     name: 'json',
     sniff: (p) => (brace(p) ? content('it starts with {') : undefined),
     read: (p) => readRanxQrels(p.file)
   },
   {
-    kind: 'qrels',
     name: 'beir',
     sniff: (p) => (isBeirHeader(p.firstLine.text) ? content('a three-column tab-separated header') : undefined),
     read: (p) => readBeirQrels(p.file)
   },
   {
-    kind: 'qrels',
     name: 'trec',
     sniff: () => ({ by: 'fallback', why: 'not LZ4, JSON or BEIR' }),
     read: (p) => readTrecQrels(p.file)
   }
-]
+])
 
-const RECORDS: RecordsEntry[] = [
+const RECORDS = ofKind<RecordsEntry>('records', [
   {
-    kind: 'records',
     name: 'csv',
     sniff: csvName,
     read: (p, to) => forEachCsvMap(p.file, to.name, to.onRecord)
   },
   {
-    kind: 'records',
     name: 'jsonl',
     sniff: () => ({ by: 'fallback', why: 'not named .csv' }),
     read: (p, to) => forEachJsonlMap(p.file, to.name, to.onRecord, to.hint)
   }
-]
+])
 
-const AGGREGATES: AggregatesEntry[] = [
+const AGGREGATES = ofKind<AggregatesEntry>('aggregates', [
   {
-    kind: 'aggregates',
     name: 'parquet',
     sniff: parquetMagic,
     read: (_p, to) => readParquetAggregates(to)
   },
   {
-    kind: 'aggregates',
     name: 'csv',
     sniff: csvName,
     read: (_p, to) => readCsvAggregates(to)
   },
   {
-    kind: 'aggregates',
     name: 'jsonl',
     sniff: () => ({ by: 'fallback', why: 'not Parquet, not named .csv' }),
     read: (_p, to) => readJsonlAggregates(to)
   }
-]
+])
 
 /** Every format, by kind, in precedence order within each kind. */
 export const FORMATS: readonly FormatEntry[] = [...ROWS, ...RUNS, ...QRELS, ...RECORDS, ...AGGREGATES]

@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import { readStrictJson } from './json/document.js'
+import { isObject, readStrictJson } from './json/document.js'
 import { quote } from '../util/show.js'
 
 /**
@@ -39,17 +39,16 @@ const KNOWN: Record<string, 'object' | 'string'> = {
 export function parseManifest(text: string, source: string): Manifest {
   // strict: a repeated key (a second `content_hash`) would otherwise silently win and satisfy must_match
   const data = readStrictJson(text.replace(/^\ufeff/, ''), source, 'a manifest is one JSON object (see docs/trust.md)')
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+  if (!isObject(data)) {
     throw new InputError(
       { file: source },
       'is not a JSON object',
       'a manifest is one JSON object with corpus, chunker, embedding, judge and metric_code_version'
     )
   }
-  const obj = data as Record<string, unknown>
   for (const [key, type] of Object.entries(KNOWN)) {
-    if (!Object.prototype.hasOwnProperty.call(obj, key)) continue
-    const v = obj[key]
+    if (!Object.prototype.hasOwnProperty.call(data, key)) continue
+    const v = data[key]
     const actual = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v
     if (actual !== type)
       throw new InputError(
@@ -59,7 +58,7 @@ export function parseManifest(text: string, source: string): Manifest {
       )
   }
   const leaves = new Map<string, string>()
-  flatten(obj, '', leaves, source)
+  flatten(data, '', leaves, source)
   return { source, leaves: new Map([...leaves].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) }
 }
 
@@ -74,10 +73,9 @@ function flatten(value: Record<string, unknown>, prefix: string, out: Map<string
     }
     const v = value[key]
     const path = prefix + key
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      const inner = v as Record<string, unknown>
-      if (Object.keys(inner).length === 0) out.set(path, '{}')
-      else flatten(inner, `${path}.`, out, source)
+    if (isObject(v)) {
+      if (Object.keys(v).length === 0) out.set(path, '{}')
+      else flatten(v, `${path}.`, out, source)
     } else out.set(path, canonicalJson(v))
   }
 }

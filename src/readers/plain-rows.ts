@@ -132,7 +132,6 @@ function fieldsToRow(read: RowsRead, record: JsonMembers, line: number): void {
   let at = -1
   for (let k = 0; k < size && at < 0; k++) if (keys[k] === ID_FIELD) at = k
   const id = readId(at < 0 ? undefined : values[at], file, line)
-  checkQueryIdLength(id, { file, line })
   // A repeated id is refused with the others after the file; its values are still checked, as before.
   const row = start(id, line)
   for (let k = 0; k < size; k++) {
@@ -177,10 +176,12 @@ function fieldsToRow(read: RowsRead, record: JsonMembers, line: number): void {
   }
 }
 
+/** The query id of a record (a CSV cell, or a JSON value), refused unless a non-empty string within the cap. */
 function readId(value: unknown, file: string, line: number): string {
   if (typeof value === 'string') {
     if (value === '')
       throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+    checkQueryIdLength(value, { file, line })
     return value
   }
   if (value === undefined)
@@ -225,10 +226,7 @@ async function readCsv(read: RowsRead): Promise<void> {
           'every row needs one value per header column (quote values that contain commas)'
         )
       }
-      const id = cells[idColumn]
-      if (id === '')
-        throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
-      checkQueryIdLength(id, { file, line })
+      const id = readId(cells[idColumn], file, line)
       const row = start(id, line)
       for (let c = 0; c < header.length; c++) {
         if (c === idColumn) continue

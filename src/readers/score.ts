@@ -4,7 +4,7 @@
  * rather than guessed at (`0x10`, `inf`, `NaN`, `1e400` all parse in C or JavaScript to something).
  */
 
-import { isDecimalText, MAX_NUMBER_CHARS } from './numbers.js'
+import { parseDecimal } from './numbers.js'
 
 /** Exact powers of ten (all exactly representable up to 1e22). */
 const POW10 = [
@@ -13,21 +13,12 @@ const POW10 = [
 ]
 
 /**
- * Parses a decimal number from text; returns NaN when it is not a finite plain decimal or is longer than
- * MAX_NUMBER_CHARS (one linear scan: src/readers/numbers.ts).
- */
-export function parseScoreText(text: string): number {
-  if (text.length > MAX_NUMBER_CHARS || !isDecimalText(text)) return NaN
-  const value = Number(text)
-  return Number.isFinite(value) ? value : NaN
-}
-
-/**
  * Parses bytes[start, end) as a decimal number. Fast path (Clinger): at most 15 significant digits and a
  * decimal exponent within ±22, where mantissa and power of ten are both exact doubles, so one IEEE
  * multiplication or division gives the correctly rounded result — the same double strtod returns. Any other
- * form goes through `otherwise`: by default the text path, which returns NaN for anything that is not a finite
- * plain decimal (JSON's reader, src/readers/json/tokens.ts, passes its own, reading a number as JSON.parse does).
+ * form goes through `otherwise`: by default the text path (src/readers/numbers.ts), NaN for anything that is not
+ * a finite plain decimal (JSON's reader, src/readers/json/tokens.ts, passes its own, reading a number as
+ * JSON.parse does).
  */
 export function parseScoreBytes(
   bytes: Uint8Array,
@@ -93,5 +84,5 @@ export function parseScoreBytes(
 }
 
 function slow(bytes: Uint8Array, start: number, end: number): number {
-  return parseScoreText(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'))
+  return parseDecimal(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1')) ?? NaN
 }

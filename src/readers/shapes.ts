@@ -111,8 +111,3 @@ export function shapeRefusal(shape: Shape, given: InputKind, where: Where): Inpu
 export function lookalikes(given: InputKind, except: ReadonlyArray<Shape['name']> = []): Shape[] {
   return SHAPES.filter((s) => s.kind !== given && !except.includes(s.name))
 }
-
-/** The shape of the probed file among those of another kind than `given`, or undefined. */
-export function lookalike(p: Probe, given: InputKind): Shape | undefined {
-  return lookalikes(given).find((s) => s.test(p))
-}

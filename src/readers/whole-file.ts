@@ -63,20 +63,8 @@ export interface WholeFileLimit {
  * Everything per-query or per-document is streamed instead (src/readers/lines.ts).
  */
 export async function readWholeText(file: string, cap: WholeFileLimit): Promise<string> {
-  const bytes = await readWholeBytes(file, cap)
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
-  } catch {
-    throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8')
-  }
-}
-
-/**
- * Reads a file whole as bytes ({@link readWholeText} decodes them): a regular file over `cap.limit` is refused
- * from its size, and at most `limit + 1` bytes are ever read.
- */
-async function readWholeBytes(file: string, cap: WholeFileLimit): Promise<Uint8Array> {
   const { handle, stats: s } = await openReadable(file)
+  let bytes: Buffer
   try {
     if (s.size > cap.limit)
       throw new InputError(
@@ -84,16 +72,20 @@ async function readWholeBytes(file: string, cap: WholeFileLimit): Promise<Uint8A
         `is ${s.size} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`,
         cap.hint
       )
-    const bytes = await readAtMost(handle, file, cap.limit + 1)
+    bytes = await readAtMost(handle, file, cap.limit + 1)
     if (bytes.length > cap.limit)
       throw new InputError(
         { file },
         `is larger than ${cap.limit} bytes; ${cap.what} is read whole and the limit is ${cap.limit}`,
         cap.hint
       )
-    return bytes
   } finally {
     await handle.close().catch(() => undefined)
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\ufeff/, '')
+  } catch {
+    throw new InputError({ file }, 'is not valid UTF-8', 'save the file as UTF-8')
   }
 }
 

@@ -1,6 +1,7 @@
 import type { JudgedQuery, Qrels } from '../../model/qrels.js'
 import { compareCodePoints, toByteString } from '../../util/order.js'
 import type { Dataset, Question, Split } from './types.js'
+import { descendingGrades } from '../importers/qrels-builder.js'
 
 /** Which split the gate grades on: one of the dataset's, or every question. */
 export type SplitChoice = Split | 'all'
@@ -71,9 +72,7 @@ export function datasetJudgments(dataset: Dataset, split: SplitChoice): DatasetJ
       if (g >= 0) desc.push(g)
       judgments++
     }
-    const gradesDesc = Int32Array.from(desc)
-    gradesDesc.sort()
-    gradesDesc.reverse()
+    const gradesDesc = descendingGrades(desc)
     const facts = (q.key_facts ?? []).map((f) => f.chunk_ids.map(toByteString))
     queries.set(q.id, { id: q.id, line, grades, gradesDesc, facts: facts.length > 0 ? facts : undefined })
   }

@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import { readCorpusListing, readDataset } from './read.js'
 import { checkDataset, formatViolation } from './semantic.js'
-import type { Dataset, Violation } from './types.js'
+import { violation, type Dataset, type Violation } from './types.js'
 import { pushAll } from '../../util/extent.js'
 
 /** How many violations an error message lists before "and N more" (`validate` lists them all). */
@@ -37,13 +37,9 @@ export async function loadCheckedDataset(
     )
   pushAll(violations, checkDataset(dataset, corpus, previous))
   if (dataset.entries.length === 0 && dataset.violations.length === 0) {
-    violations.push({
-      file,
-      line: null,
-      id: null,
-      rule: 'empty',
-      message: 'holds no question; write one JSON object per line (rules/dataset.schema.json)'
-    })
+    violations.push(
+      violation(file, 'empty', 'holds no question; write one JSON object per line (rules/dataset.schema.json)')
+    )
   }
   // file by file (dataset, corpus, previous) in line order; stable, so a line's violations keep their order
   const fileOrder = [file, corpusFile, previousFile]

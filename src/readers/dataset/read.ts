@@ -3,7 +3,14 @@ import { parseObjectLine } from '../json/lines.js'
 import { quote } from '../../util/show.js'
 import { forEachLine } from '../lines.js'
 import { DATASET_SCHEMA } from './schema.js'
-import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
+import {
+  violation,
+  type CorpusListing,
+  type Dataset,
+  type DatasetEntry,
+  type Question,
+  type Violation
+} from './types.js'
 
 /** Compiled on first use, not at load: compiling costs ~45 ms, which every `gate` run without a dataset would pay. */
 let compiled: ValidateFunction | undefined
@@ -23,21 +30,17 @@ export async function readDataset(file: string): Promise<Dataset> {
     if (text.trim() === '') return
     const parsed = parseObjectLine(text)
     if (parsed.problem !== undefined) {
-      violations.push({
-        file,
-        line,
-        id: null,
-        rule: 'json',
-        message: `${parsed.problem}; each line is one JSON object, each field once`
-      })
+      violations.push(
+        violation(file, 'json', `${parsed.problem}; each line is one JSON object, each field once`, { line })
+      )
       return
     }
     const record = parsed.record
-    const id = idOf(record)
+    const id = typeof record.id === 'string' && record.id !== '' ? record.id : null
     const validateQuestion = questionValidator()
     if (!validateQuestion(record)) {
       for (const e of usefulErrors(validateQuestion.errors ?? [])) {
-        violations.push({ file, line, id, rule: 'schema', message: describe(e) })
+        violations.push(violation(file, 'schema', describe(e), { line, id }))
       }
       return
     }
@@ -61,54 +64,33 @@ export async function readCorpusListing(file: string): Promise<CorpusListing> {
     if (t.startsWith('{')) {
       const parsed = parseObjectLine(t)
       if (parsed.problem !== undefined) {
-        violations.push({ file, line, id: null, rule: 'corpus_line', message: parsed.problem })
+        violations.push(violation(file, 'corpus_line', parsed.problem, { line }))
         return
       }
       const c = parsed.record.chunk_id
       if (typeof c !== 'string' || c === '') {
-        violations.push({
-          file,
-          line,
-          id: null,
-          rule: 'corpus_line',
-          message: 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line'
-        })
+        const message = 'has no "chunk_id" string; a JSON Lines corpus listing has {"chunk_id": "..."} per line'
+        violations.push(violation(file, 'corpus_line', message, { line }))
         return
       }
       id = c
     } else id = t
     const earlier = firstLine.get(id)
     if (earlier !== undefined) {
-      violations.push({
-        file,
-        line,
-        id: null,
-        rule: 'corpus_duplicate',
-        message: `chunk ${quote(id)} is listed twice (also on line ${earlier})`
-      })
+      violations.push(
+        violation(file, 'corpus_duplicate', `chunk ${quote(id)} is listed twice (also on line ${earlier})`, { line })
+      )
       return
     }
     firstLine.set(id, line)
     chunks.add(id)
   })
   if (chunks.size === 0 && violations.length === 0) {
-    violations.push({
-      file,
-      line: null,
-      id: null,
-      rule: 'corpus_empty',
-      message: 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)'
-    })
+    violations.push(
+      violation(file, 'corpus_empty', 'lists no chunk; write one chunk id per line (or {"chunk_id": "..."} per line)')
+    )
   }
   return { file, chunks, violations }
-}
-
-function idOf(record: unknown): string | null {
-  if (record !== null && typeof record === 'object' && !Array.isArray(record)) {
-    const id = (record as Record<string, unknown>).id
-    if (typeof id === 'string' && id !== '') return id
-  }
-  return null
 }
 
 /** ajv repeats itself for oneOf branches; keep the errors a person can act on, in a fixed order. */

@@ -1,5 +1,12 @@
 import { GUARDED_FIELDS } from './schema.js'
-import type { CorpusListing, Dataset, DatasetEntry, Question, Violation } from './types.js'
+import {
+  violation,
+  type CorpusListing,
+  type Dataset,
+  type DatasetEntry,
+  type Question,
+  type Violation
+} from './types.js'
 import { bare, quote, sanitizeText } from '../../util/show.js'
 import { pushAll } from '../../util/extent.js'
 
@@ -25,7 +32,7 @@ export function checkDataset(dataset: Dataset, corpus?: CorpusListing, previous?
   const firstLine = new Map<string, number>()
   for (const { line, q } of dataset.entries) {
     const v = (rule: string, message: string): void => {
-      out.push({ file, line, id: q.id, rule, message })
+      out.push(violation(file, rule, message, { line, id: q.id }))
     }
     const earlier = firstLine.get(q.id)
     if (earlier !== undefined)
@@ -140,13 +147,8 @@ function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
       const was = value(old.q)
       const is = value(q)
       if (was === is) continue
-      out.push({
-        file: dataset.file,
-        line,
-        id: q.id,
-        rule,
-        message: `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}`
-      })
+      const message = `${field} ${show(was)} -> ${show(is)} (was ${previous.file}:${old.line}); ${EXAM_CHANGE_HINT}`
+      out.push(violation(dataset.file, rule, message, { line, id: q.id }))
     }
     const changed = GUARDED_FIELDS.filter((f) => canonical(f, q) !== canonical(f, old.q))
     if (changed.length === 0) continue
@@ -158,24 +160,14 @@ function checkChanges(dataset: Dataset, previous: Dataset): Violation[] {
     }
     const silent = changed.filter((f) => !declared.has(f))
     for (const f of silent) {
-      out.push({
-        file: dataset.file,
-        line,
-        id: q.id,
-        rule: 'changed_without_changelog',
-        message: `${f} differs from ${previous.file}:${old.line} (was ${short(canonical(f, old.q))}, now ${short(canonical(f, q))}) without a new changelog entry; give the question a new id, or add {"changed": ["${f}"], "reason": "..."} to its changelog`
-      })
+      const message = `${f} differs from ${previous.file}:${old.line} (was ${short(canonical(f, old.q))}, now ${short(canonical(f, q))}) without a new changelog entry; give the question a new id, or add {"changed": ["${f}"], "reason": "..."} to its changelog`
+      out.push(violation(dataset.file, 'changed_without_changelog', message, { line, id: q.id }))
     }
   }
   for (const [id, old] of before) {
     if (now.has(id)) continue
-    out.push({
-      file: previous.file,
-      line: old.line,
-      id,
-      rule: 'question_removed',
-      message: `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}`
-    })
+    const message = `is gone from ${dataset.file} (split ${show(old.q.split)}); removing a question takes it out of the graded set; ${EXAM_CHANGE_HINT}`
+    out.push(violation(previous.file, 'question_removed', message, { line: old.line, id }))
   }
   return out
 }
@@ -189,9 +181,8 @@ function show(value: string | undefined): string {
 function canonical(field: (typeof GUARDED_FIELDS)[number], q: Question): string {
   switch (field) {
     case 'question':
-      return JSON.stringify(q.question)
     case 'answerable':
-      return JSON.stringify(q.answerable)
+      return JSON.stringify(q[field])
     case 'gold_chunk_ids':
       return JSON.stringify([...q.gold_chunk_ids].sort())
     case 'graded_relevance': {

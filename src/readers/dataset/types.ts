@@ -1,39 +1,13 @@
+import type { SchemaType } from '../../config/schema-type.js'
+import type { DATASET_SCHEMA } from './schema.js'
+
 /** Typed shapes of an evaluation set (see schema.ts for the file format). */
 
-export type Split = 'dev' | 'holdout'
-export type ReviewStatus = 'pending' | 'accepted' | 'disputed'
+/** One question as written in the file (validated against the schema): the schema's type, so it is declared once. */
+export type Question = SchemaType<typeof DATASET_SCHEMA>
 
-export interface KeyFact {
-  id: string
-  text?: string
-  chunk_ids: string[]
-}
-
-export interface ChangelogEntry {
-  changed: string[]
-  reason: string
-  by?: string
-  date?: string
-}
-
-/** One question as written in the file (validated against the schema). */
-export interface Question {
-  id: string
-  question: string
-  answerable: boolean
-  gold_chunk_ids: string[]
-  key_facts?: KeyFact[]
-  graded_relevance?: Record<string, number>
-  distractors?: string[]
-  category?: string
-  tags?: string[]
-  difficulty?: 'easy' | 'medium' | 'hard'
-  split: Split
-  answer?: string
-  review?: { by?: string | string[]; method?: string; status: ReviewStatus; note?: string }
-  changelog?: ChangelogEntry[]
-  meta?: Record<string, unknown>
-}
+/** The splits a question may be in. */
+export type Split = Question['split']
 
 /** A question with the line it was read from. */
 export interface DatasetEntry {
@@ -49,6 +23,16 @@ export interface Violation {
   /** Stable rule code, e.g. `answerable_without_gold` (listed in docs/trust.md). */
   rule: string
   message: string
+}
+
+/** A violation of rule `rule` in `file`, at a line and of a question when `at` says (else null). */
+export function violation(
+  file: string,
+  rule: string,
+  message: string,
+  at: { line?: number | null; id?: string | null } = {}
+): Violation {
+  return { file, line: at.line ?? null, id: at.id ?? null, rule, message }
 }
 
 /** An evaluation set read from JSON Lines: the well-formed questions, and every violation found reading it. */

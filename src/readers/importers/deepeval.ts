@@ -112,7 +112,8 @@ export function deepevalToRows(
     const row = sink.start(id, 0, label)
     if (row === undefined) return
     const used = new Map<string, string>()
-    const claim = (key: string, from: string): void => {
+    /** Field `key` of the row, read from `from` (refused when another place gave it already). */
+    const put = (key: string, from: string, value: unknown): void => {
       const earlier = used.get(key)
       if (earlier !== undefined)
         throw new InputError(
@@ -121,6 +122,7 @@ export function deepevalToRows(
           'give each metric a distinct name, and rename metadata keys that clash with metric names'
         )
       used.set(key, from)
+      sink.value(row, key, value, { key: from })
     }
     const metricsKey = METRIC_LISTS.find((k) => Array.isArray(tc[k]))
     const metrics = metricsKey ? (tc[metricsKey] as unknown[]) : []
@@ -132,14 +134,9 @@ export function deepevalToRows(
           'is not a metric result with a "name"',
           'each entry is {"name": ..., "score": ..., "success": ...}'
         )
-      const name = m.name
-      claim(name, `${at}.score`)
       const errored = m.error !== undefined && m.error !== null
-      const score = m.score === undefined || errored ? null : m.score
-      sink.value(row, name, score, { key: `${at}.score` })
-      claim(`${name}.success`, `${at}.success`)
-      const success = typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null
-      sink.value(row, `${name}.success`, success, { key: `${at}.success` })
+      put(m.name, `${at}.score`, m.score === undefined || errored ? null : m.score)
+      put(`${m.name}.success`, `${at}.success`, typeof m.success === 'boolean' ? (m.success ? 1 : 0) : null)
     })
     for (const key of Object.keys(tc)) {
       const v = tc[key]
@@ -150,15 +147,13 @@ export function deepevalToRows(
             'the rules name "index" as a metric, but in deepeval output it is the test case\'s position',
             'remove the index metric from the rules: a position is never a measure of quality'
           )
-        claim(key, `${label}.${key}`)
-        sink.value(row, key, v, { key: `${label}.${key}` })
+        put(key, `${label}.${key}`, v)
       }
     }
     for (const key of Object.keys(metadata)) {
       const v = metadata[key]
       if (key === 'query_id' || v === null || typeof v === 'object') continue
-      claim(key, `${label}.metadata.${key}`)
-      sink.value(row, key, v, { key: `${label}.metadata.${key}` })
+      put(key, `${label}.metadata.${key}`, v)
     }
   })
   return sink.finish('the list of test cases is empty')

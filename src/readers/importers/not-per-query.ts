@@ -86,12 +86,3 @@ export function notPerQueryRefusal(file: string, head: string, shape: NotPerQuer
     'write one object per query, {query_id: {metric: value}}: e.g. pandas.DataFrame(scores).to_dict(orient="index") of ranx run.scores, or per-query rows in JSON Lines / CSV'
   )
 }
-
-/**
- * Refuses a document (given by its first keys, from the head of the file) that is a ranx Report, BEIR
- * aggregate results or a metric-major dump; returns normally for anything else.
- */
-export function refuseNotPerQuery(file: string, head: string): void {
-  const shape = notPerQueryShape(head)
-  if (shape !== undefined) throw notPerQueryRefusal(file, head, shape)
-}

@@ -61,13 +61,15 @@ export class QrelsBuilder {
   /** The judgments, refused when there are none. */
   finish(emptyHint: string): Qrels {
     if (this.queries.size === 0) throw new InputError({ file: this.file }, 'holds no judgments', emptyHint)
-    for (const [id, query] of this.queries) {
-      const grades = Int32Array.from(this.pending.get(id) as number[])
-      grades.sort()
-      grades.reverse()
-      query.gradesDesc = grades
-    }
+    for (const [id, query] of this.queries) query.gradesDesc = descendingGrades(this.pending.get(id) as number[])
     const ids = [...this.queries.keys()].sort(compareCodePoints)
     return { source: this.file, queries: this.queries, ids, judgments: this.judgments }
   }
+}
+
+/** A query's judged grades (not negative ones) from the highest down: the ideal ranking of nDCG and its kin. */
+export function descendingGrades(grades: readonly number[]): Int32Array {
+  const desc = Int32Array.from(grades)
+  desc.sort()
+  return desc.reverse()
 }

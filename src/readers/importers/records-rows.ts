@@ -4,7 +4,7 @@ import { forEachJsonRecord, hasMember, memberValue, type JsonMembers } from '../
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { looksLikeRagas } from './ragas.js'
-import { isObject, readJsonDocument } from '../json/document.js'
+import { isObject } from '../json/document.js'
 import { quote } from '../../util/show.js'
 
 /**
@@ -33,16 +33,6 @@ export interface RecordsOptions {
   idField?: string
   /** Attributes to keep (those the rules use); undefined keeps all (see RowsSink). */
   keepAttributes?: ReadonlySet<string>
-}
-
-/** The layout a records file is in. */
-export type RecordsLayout = 'csv' | 'jsonl' | 'json'
-
-/** Reads a per-sample export (CSV, JSON Lines or a JSON array of records). */
-export async function readRecordsRows(file: string, layout: RecordsLayout, options: RecordsOptions): Promise<SideRows> {
-  if (layout === 'csv') return readCsvRecords(file, options)
-  if (layout === 'jsonl') return readJsonlRecords(file, options)
-  return readJsonRecords(file, options)
 }
 
 function chooseId(columns: readonly string[], file: string, idField: string | undefined, line?: number): string {
@@ -86,7 +76,8 @@ function idText(value: unknown, file: string, column: string, where: { line?: nu
   )
 }
 
-async function readCsvRecords(file: string, options: RecordsOptions): Promise<SideRows> {
+/** Reads a per-sample export in CSV (see the module comment). */
+export async function readCsvRecords(file: string, options: RecordsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let header: string[] | null = null
   let idColumn = -1
@@ -124,7 +115,8 @@ async function readCsvRecords(file: string, options: RecordsOptions): Promise<Si
   return sink.finish('write one row per question after the header')
 }
 
-async function readJsonlRecords(file: string, options: RecordsOptions): Promise<SideRows> {
+/** Reads a per-sample export in JSON Lines. */
+export async function readJsonlRecords(file: string, options: RecordsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let idColumn: string | undefined
   await forEachJsonRecord(
@@ -136,10 +128,6 @@ async function readJsonlRecords(file: string, options: RecordsOptions): Promise<
     { hint: 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))' }
   )
   return sink.finish('write one JSON object per question')
-}
-
-async function readJsonRecords(file: string, options: RecordsOptions): Promise<SideRows> {
-  return jsonRecordsToRows(await readJsonDocument(file, 'per-sample export'), file, options)
 }
 
 /** Rows from a parsed JSON document of records (an array of objects); any other document is refused with the fix. */
@@ -159,14 +147,9 @@ export function jsonRecordsToRows(doc: unknown, file: string, options: RecordsOp
       'is not a JSON array of records',
       'write the per-sample table as df.to_json(path, orient="records")'
     )
-  return recordsToRows(doc, file, options)
-}
-
-/** Rows from an already parsed array of records (also used for single-line JSON arrays). */
-export function recordsToRows(records: unknown[], file: string, options: RecordsOptions): SideRows {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   let idColumn: string | undefined
-  records.forEach((record, i) => {
+  doc.forEach((record, i) => {
     if (!isObject(record))
       throw new InputError({ file, key: `[${i}]` }, 'is not a JSON object', 'each record is {"column": value, ...}')
     const keys = Object.keys(record)

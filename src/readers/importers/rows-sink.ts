@@ -92,18 +92,10 @@ export class RowsSink {
       else if (typeof value === 'number') {
         if (!Number.isFinite(value)) throw nonFiniteRefusal(at, key, value)
         this.rows.setValue(row, key, value)
-      } else if (typeof value === 'string') {
-        throw new InputError(
-          at,
-          `${quote(key)} is a string (${quote(value, 40)}), not a number`,
-          'metric values are numbers'
-        )
       } else {
-        throw new InputError(
-          at,
-          `${quote(key)} is ${Array.isArray(value) ? 'a list' : typeof value}, not a number`,
-          'metric values are numbers'
-        )
+        const kind =
+          typeof value === 'string' ? `a string (${quote(value, 40)})` : Array.isArray(value) ? 'a list' : typeof value
+        throw new InputError(at, `${quote(key)} is ${kind}, not a number`, 'metric values are numbers')
       }
       return
     }

@@ -125,15 +125,11 @@ function lineAt(text: string, offset: number): number {
   return line
 }
 
-/**
- * {@link parseStrictJson} for a whole file: refuses with the file and the line (offset by `firstLine - 1`
- * when the text is one line of a file), and `hint` for invalid JSON.
- */
-export function readStrictJson(text: string, file: string, hint: string, firstLine = 1): unknown {
+/** {@link parseStrictJson} for a whole file: refuses with the file and the line, and `hint` for invalid JSON. */
+export function readStrictJson(text: string, file: string, hint: string): unknown {
   const parsed = parseStrictJson(text)
   if (parsed.problem === undefined) return parsed.value
-  const line = parsed.line === undefined ? undefined : parsed.line + firstLine - 1
-  throw new InputError({ file, line }, parsed.problem, parsed.repeated ? REPEATED_KEY_HINT : hint)
+  throw new InputError({ file, line: parsed.line }, parsed.problem, parsed.repeated ? REPEATED_KEY_HINT : hint)
 }
 
 /**

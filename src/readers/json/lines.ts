@@ -1,6 +1,6 @@
 import { InputError } from '../../errors.js'
 import { decodeLine, forEachLineBytes, refuseNotUtf8, type LineOptions } from '../lines.js'
-import { parseJsonWithNonFinite, parseStrictJson, REPEATED_KEY_HINT } from './document.js'
+import { isObject, parseJsonWithNonFinite, parseStrictJson, REPEATED_KEY_HINT } from './document.js'
 import { FlatRecord } from './flat-record.js'
 
 /**
@@ -25,33 +25,27 @@ export type ObjectLine =
 export function parseObjectLine(text: string): ObjectLine {
   const parsed = parseStrictJson(text)
   if (parsed.problem !== undefined) return { problem: parsed.problem, repeated: parsed.repeated }
-  const value = parsed.value
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'is not a JSON object' }
-  return { record: value as Record<string, unknown> }
+  return isObject(parsed.value) ? { record: parsed.value } : { problem: 'is not a JSON object' }
 }
 
 /**
- * {@link readObjectLine} for records whose values may be Python's bare `NaN` / `Infinity` / `-Infinity`, given as
- * numbers: per-query rows, where a field the rules do not read is not read whatever it holds, and a used one is
- * refused by name (src/readers/non-finite.ts). A line that is not JSON even so is refused as by readObjectLine.
+ * {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like).
+ * With `nonFinite`, values may also be Python's bare `NaN` / `Infinity` / `-Infinity`, given as numbers: per-query
+ * rows, where a field the rules do not read is not read whatever it holds, and a used one is refused by name
+ * (src/readers/non-finite.ts); a line that is not JSON even so is refused all the same.
  */
-export function readRecordLine(text: string, file: string, line: number, hint: string): Record<string, unknown> {
+function readObjectLine(
+  text: string,
+  where: { file: string; line: number; hint: string; nonFinite: boolean }
+): Record<string, unknown> {
   const parsed = parseObjectLine(text)
   if (parsed.record !== undefined) return parsed.record
-  if (parsed.repeated !== true) {
+  if (where.nonFinite && parsed.repeated !== true) {
     const lenient = parseJsonWithNonFinite(text)?.value
-    if (lenient !== null && typeof lenient === 'object' && !Array.isArray(lenient))
-      return lenient as Record<string, unknown>
+    if (isObject(lenient)) return lenient
   }
+  const { file, line, hint } = where
   throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint)
-}
-
-/** {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like). */
-export function readObjectLine(text: string, file: string, line: number, hint: string): Record<string, unknown> {
-  const parsed = parseObjectLine(text)
-  if (parsed.problem !== undefined)
-    throw new InputError({ file, line }, parsed.problem, parsed.repeated === true ? REPEATED_KEY_HINT : hint)
-  return parsed.record
 }
 
 /** One record's members in the order of Object.keys: keys[0..size) and values[0..size). Valid during the call only. */
@@ -105,9 +99,12 @@ export async function forEachJsonRecord(
       if (text.trim() === '') return
       options.beforeParse?.(text, line)
       const hint = typeof options.hint === 'string' ? options.hint : options.hint(text, line)
-      const shown = options.name ?? file
-      const record =
-        options.nonFinite === true ? readRecordLine(text, shown, line, hint) : readObjectLine(text, shown, line, hint)
+      const record = readObjectLine(text, {
+        file: options.name ?? file,
+        line,
+        hint,
+        nonFinite: options.nonFinite === true
+      })
       const keys = Object.keys(record)
       general.size = keys.length
       general.keys = keys

@@ -247,6 +247,10 @@ function valueKind(c: number): string {
   return describe(c)
 }
 
+/** JSON's one-character escapes (the character after the backslash) and, at the same place, what each stands for. */
+const ESCAPED = '"\\/bfnrt'
+const ESCAPED_AS = '"\\/\b\f\n\r\t'
+
 /** Reads a JSON string (cursor on the opening quote), decoding escapes and validating UTF-8. */
 function readString(cur: Cursor, file: string): string {
   cur.next()
@@ -291,47 +295,21 @@ function readString(cur: Cursor, file: string): string {
       continue
     }
     const e = cur.next()
-    switch (e) {
-      case 0x22:
-        push(0x22)
-        break
-      case 0x5c:
-        push(0x5c)
-        break
-      case 0x2f:
-        push(0x2f)
-        break
-      case 0x62:
-        push(0x08)
-        break
-      case 0x66:
-        push(0x0c)
-        break
-      case 0x6e:
-        push(0x0a)
-        break
-      case 0x72:
-        push(0x0d)
-        break
-      case 0x74:
-        push(0x09)
-        break
-      case 0x75: {
-        let unit = readHex4(cur, bad)
-        if (unit >= 0xd800 && unit <= 0xdbff) {
-          if (cur.next() !== 0x5c || cur.next() !== 0x75)
-            bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string')
-          const low = readHex4(cur, bad)
-          if (low < 0xdc00 || low > 0xdfff) bad('an unpaired surrogate escape in a string')
-          unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)
-        } else if (unit >= 0xdc00 && unit <= 0xdfff) bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string')
-        if (unit < 0x80) push(unit)
-        else pushText(String.fromCodePoint(unit))
-        break
-      }
-      default:
-        bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`)
+    const simple = e < 0 ? -1 : ESCAPED.indexOf(String.fromCharCode(e))
+    if (simple >= 0) {
+      push(ESCAPED_AS.charCodeAt(simple))
+      continue
     }
+    if (e !== 0x75) bad(`an invalid escape "\\${e < 0 ? '' : String.fromCharCode(e)}" in a string`)
+    let unit = readHex4(cur, bad)
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      if (cur.next() !== 0x5c || cur.next() !== 0x75) bad('an unpaired surrogate escape (\\ud800-\\udbff) in a string')
+      const low = readHex4(cur, bad)
+      if (low < 0xdc00 || low > 0xdfff) bad('an unpaired surrogate escape in a string')
+      unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)
+    } else if (unit >= 0xdc00 && unit <= 0xdfff) bad('an unpaired surrogate escape (\\udc00-\\udfff) in a string')
+    if (unit < 0x80) push(unit)
+    else pushText(String.fromCodePoint(unit))
   }
   if (ascii) return cur.scratch.toString('latin1', 0, n)
   try {
