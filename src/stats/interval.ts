@@ -46,8 +46,13 @@ export function hull(a: readonly [number, number], b: readonly [number, number])
   return [Math.min(a[0], b[0]), Math.max(a[1], b[1])]
 }
 
-/** Student's t interval on the summary's standard error, or the point without spread or degrees of freedom. */
+/**
+ * Student's t interval on the summary's standard error, or the point without spread or degrees of freedom. A spread
+ * that overflowed (a standard error or degrees of freedom that are not numbers) is no point: the interval is NaN, so
+ * the unit fails as non_finite instead of reading as "no spread".
+ */
 export function studentInterval(s: Summary, confidence: number): [number, number] {
+  if (!Number.isFinite(s.se) || Number.isNaN(s.df)) return [Number.NaN, Number.NaN]
   if (!(s.se > 0) || !(s.df >= 1) || !Number.isFinite(s.estimate)) return [s.estimate, s.estimate]
   const t = tQuantile(1 - (1 - confidence) / 2, s.df)
   return [s.estimate - t * s.se, s.estimate + t * s.se]

@@ -117,10 +117,28 @@ export function summarise(strata: readonly StratumMoments[]): Summary {
   return {
     estimate: strata.length === 0 ? Number.NaN : estimate,
     se: Math.sqrt(total),
-    df: perDf > 0 ? (total * total) / perDf : 0,
+    df: perDf > 0 ? welchDf(strata, total, perDf) : 0,
     skew: second > 0 ? third / Math.pow(second, 1.5) : 0,
     effective: kish > 0 ? 1 / kish : 0
   }
+}
+
+/**
+ * Welch–Satterthwaite's degrees of freedom total² / Σ v_s² / (units_s − 1). On values near 1e77 and beyond, v² or
+ * total² overflows (Infinity / Infinity is NaN, which reads as "no spread"): then the same sum on v_s / total, which
+ * cannot overflow. Where the plain form is finite it is kept, bit for bit.
+ */
+function welchDf(strata: readonly StratumMoments[], total: number, perDf: number): number {
+  const df = (total * total) / perDf
+  if (Number.isFinite(df) || !Number.isFinite(total)) return df
+  let scaled = 0
+  for (const s of strata) {
+    if (s.units < 2) continue
+    const f = s.weight / s.den
+    const r = ((s.units / (s.units - 1)) * f * f * s.m2) / total
+    scaled += (r * r) / (s.units - 1)
+  }
+  return 1 / scaled
 }
 
 /** Each stratum's own estimate sum/den (the range bound widens each by its share of what its unseen units could change). */
