@@ -1,3 +1,4 @@
+import { toJudgeOf } from './slots.js'
 import type { GateResult } from '../decide/result.js'
 import type { TrustResult } from '../trust/trust.js'
 import { inconclusiveCounting } from './format.js'
@@ -53,7 +54,7 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
       status: g.status as 'fail' | 'inconclusive',
       reason: g.words
     })),
-    toJudge: toJudgeSentence(result.trust, files),
+    toJudge: toJudgeSentence(toJudgeOf(result), files),
     findings: summary.findings.filter((f) => f !== shown)
   }
 }
@@ -76,8 +77,7 @@ export function publishableWords(trust: TrustResult): { label: 'yes' | 'no' | 'n
 }
 
 /** "The 24 pooled top-10 documents without a grade (3 queries) are listed in to-judge.jsonl.", or how to list them. */
-function toJudgeSentence(trust: TrustResult | undefined, files: WrittenFiles | undefined): string | null {
-  const p = trust?.pooling
+function toJudgeSentence(p: ReturnType<typeof toJudgeOf>, files: WrittenFiles | undefined): string | null {
   if (!p || p.pool.unjudged === 0) return null
   const where = fileOrHow(files, 'toJudge')
   const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`

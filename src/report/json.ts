@@ -3,7 +3,6 @@ import type { GateResult } from '../decide/result.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { capabilityJson, unitJsonExtras } from './slots.js'
 import { listableRegressions } from './holdout.js'
-import { withheldIds } from '../decide/result.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
@@ -241,7 +240,7 @@ function jsonReport(result: GateResult): Record<string, unknown> {
     comparisons: result.comparisons.map(comparisonJson),
     regressions: regressionsJson(result),
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: trust ? trustJson(trust, decision, withheldIds(result)) : null
+    trust: trust ? trustJson(result) : null
   }
   // The capabilities' keys (budgets, judge, holdout, history, seeds), each only when it ran, in registry order.
   for (const [key, value] of capabilityJson(result)) out[key] = value

@@ -23,9 +23,8 @@ import {
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { cellUnit, changeCell, levelDigits, sliceLabel, STATUS } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, foldedSummary, isFolded } from './folded-checks.js'
-import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
-import { methodRowsOf } from './slots.js'
+import { comparabilityEntries, methodRowsOf } from './slots.js'
 import { resamplingWords } from './resampling.js'
 import type { ReportHead } from './head.js'
 import { shownSliceRows } from './slice-rows.js'
@@ -452,7 +451,7 @@ export function comparabilityBody(result: GateResult): Block[] {
         )
   )
   rows.push(attributesRow(coverage))
-  const entries = result.trust ? comparabilityEntries(result.trust) : []
+  const entries = comparabilityEntries(result)
   // A closed list of statuses, so every entry has its mark (no lookup a status like 'toString' could answer).
   const mark: Record<(typeof entries)[number]['status'], string> = {
     same: '✅ same',

@@ -82,7 +82,7 @@ function nextStepsBody(result: GateResult, files: WrittenFiles | undefined): str
 
 /** The collapsed sections after the regressed queries, in the Markdown report's order. */
 export function detailsBody(result: GateResult, parts: CapabilityParts, files: WrittenFiles | undefined): string {
-  const trust = result.trust ? `${parts.judge}\n${toHtml(trustBody(result.trust))}` : ''
+  const trust = result.trust ? `${parts.judge}\n${toHtml(trustBody(result.trust, result, files))}` : ''
   return [
     collapsed('coverage', SECTION_TITLES.coverage, toHtml(coverageBody(result))),
     collapsed('comparability', SECTION_TITLES.comparability, parts.comparability),
