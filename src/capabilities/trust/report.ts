@@ -12,7 +12,8 @@ import {
   type Inline
 } from '../../model/document.js'
 import { withheldIds, type ComparabilityEntry, type RenderParts } from '../../decide/result.js'
-import { fixed, percent, signed } from '../../report/format.js'
+import { fixed, signed } from '../../report/format.js'
+import { label, pct } from './words.js'
 import { shownSliceRows } from '../../report/slice-rows.js'
 import { firstListed, MAX_LISTED } from '../../report/listed.js'
 import { describeDifference, type ComparabilityResult, type FieldDifference } from '../../trust/comparability.js'
@@ -32,9 +33,6 @@ import { QUANTILES, type ZeroHitResult } from '../../trust/zero-hits.js'
  * a share in the report (src/report/words.ts inPoints).
  */
 const pointsCell = (x: number): string => `${signed(x * 100, 2)} pts`
-
-/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
-const pct = (x: number): string => percent(x, 1)
 
 /** Snapshot comparability: every manifest field compared, in the comparability table, and its JSON key. */
 export function comparabilityParts(c: ComparabilityResult | null): RenderParts {
@@ -301,14 +299,13 @@ function zeroHitBlocks(z: ZeroHitResult): Block[] {
   // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
   const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices')
   for (const s of bounded.shown) {
-    const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ')
     const zb = s.baseline === null ? 'n/a' : pct(s.baseline)
     const zc = s.candidate === null ? 'n/a' : pct(s.candidate)
-    if (s.distributions.length === 0) rows.push(row(text(label), String(s.n), zb, zc, '', '', ''))
+    if (s.distributions.length === 0) rows.push(row(text(label(s.slice)), String(s.n), zb, zc, '', '', ''))
     for (const d of s.distributions)
       rows.push(
         row(
-          text(label),
+          text(label(s.slice)),
           String(s.n),
           zb,
           zc,

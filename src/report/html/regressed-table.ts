@@ -1,6 +1,6 @@
 import { rowOfId } from '../../align/row-of-id.js'
 import type { MetricRule } from '../../config/types.js'
-import type { GateResult, RegressedQuery } from '../../decide/result.js'
+import { queryDetails, type GateResult, type RegressedQuery } from '../../decide/result.js'
 import { fixed } from '../format.js'
 import { changeWithUnit, levelDigits } from '../words.js'
 import { gatedMetrics } from '../regressions.js'
@@ -43,6 +43,22 @@ export interface QueryDetails {
   text?: Lookup<string>
   baselineTop?: Lookup<readonly RankedDoc[]>
   candidateTop?: Lookup<readonly RankedDoc[]>
+}
+
+/**
+ * What the capabilities show beside each query (the queries file's text; both runs' top documents with their
+ * judgments' grades in runs mode), as the page's lookups by query id.
+ */
+export function capabilityDetails(result: GateResult): QueryDetails | undefined {
+  if (!result.capabilities.some((c) => c.parts.queryDetails !== undefined)) return undefined
+  const at = (id: string) => queryDetails(result, rowOfId(result.table, id))
+  const ranked = (docs: string[] | undefined, grades: Array<number | null> | undefined): RankedDoc[] | undefined =>
+    docs?.map((doc, k) => ({ doc, grade: grades?.[k] ?? null }))
+  return {
+    text: { get: (id) => at(id).text },
+    baselineTop: { get: (id) => ranked(at(id).top?.baseline, at(id).grades?.baseline) },
+    candidateTop: { get: (id) => ranked(at(id).top?.candidate, at(id).grades?.candidate) }
+  }
 }
 
 interface Column {
