@@ -21,7 +21,7 @@ import {
   type Span
 } from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { cellUnit, changeCell, levelDigits, sliceLabel, STATUS } from './words.js'
+import { cellUnit, changeCell, levelDigits, metricOf, sliceLabel, STATUS } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, foldedSummary, isFolded } from './folded-checks.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
 import { comparabilityEntries, methodRowsOf } from './slots.js'
@@ -48,8 +48,6 @@ export const SECTION_TITLES = {
 
 /** How many ids a coverage line lists before "and N more". */
 const LIST_IDS = 10
-
-const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
 
 function digits(metric: MetricRule, c: Comparison): number {
   return levelDigits(metric, Math.abs(c.baseline))
