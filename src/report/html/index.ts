@@ -70,7 +70,6 @@ export function toHtmlReport(result: GateResult, options: HtmlOptions = {}): str
       'regressed-section',
       regressed,
       regressedBody(result, {
-        isHoldout,
         files,
         details: options.details ?? capabilityDetails(result),
         maxRows: options.maxRows

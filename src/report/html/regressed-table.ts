@@ -4,7 +4,7 @@ import { queryDetails, type GateResult, type RegressedQuery } from '../../decide
 import { fixed } from '../format.js'
 import { changeWithUnit, levelDigits } from '../words.js'
 import { gatedMetrics } from '../regressions.js'
-import { withheldSentence } from '../holdout.js'
+import { listableRegressions, withheldSentence } from '../holdout.js'
 import { gradeText } from '../top-documents.js'
 import { entities, esc } from './escape.js'
 
@@ -88,8 +88,6 @@ function topList(side: string, docs: readonly RankedDoc[]): string {
 
 /** What the table needs besides the result. */
 export interface RegressedOptions {
-  /** decide/holdout.ts's mask: a holdout query is never listed. */
-  isHoldout: (i: number) => boolean
   details?: QueryDetails
   /** Most rows listed (REGRESSED_ROWS). */
   maxRows?: number
@@ -171,8 +169,8 @@ export function regressedTable(
 ): { html: string; listed: number; withheld: number } {
   const { table } = result
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const listable = result.regressions.filter((r) => !options.isHoldout(rowOfId(table, r.id)))
-  const withheld = result.regressions.length - listable.length
+  // A holdout query is never listed (holdout.ts, as in every report).
+  const { shown: listable, withheld } = listableRegressions(result)
   const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
   const out: string[] = []
   if (rows.length > 0) {
