@@ -1,5 +1,4 @@
 import { cells, list, row, strong, table, text, words, type Block, type Inline } from '../model/document.js'
-import { publishableWords } from './head.js'
 import type { GateResult, WrittenFiles } from '../decide/result.js'
 import type { TrustResult } from '../trust/trust.js'
 import { STATUS } from './words.js'
@@ -11,11 +10,25 @@ import { capabilityTrustJson, slotBlocks } from './slots.js'
  * the comparability table and its key of the JSON report are its own too, src/capabilities/trust/report.ts).
  */
 
-/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
+/**
+ * Whether the result is publishable: `**Publishable: yes** (judgments complete, snapshots comparable, nothing
+ * disputed left out)`, `**Publishable: no**: the reasons; not checked: ...`, or `**Publishable: not established**
+ * (not checked: what could not be checked)`.
+ */
 export function publishableLine(trust: TrustResult): Inline {
-  const p = publishableWords(trust)
-  if (p.label === 'no') return [strong(words('Publishable: no')), words(': '), text(p.detail, 1300)]
-  return [strong(words(`Publishable: ${p.label}`)), words(' ('), text(p.detail, 400), words(')')]
+  const p = trust.publishable
+  const aside = (label: string, detail: string): Inline => [
+    strong(words(`Publishable: ${label}`)),
+    words(' ('),
+    text(detail, 400),
+    words(')')
+  ]
+  if (p.value)
+    return aside('yes', 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out')
+  const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : ''
+  if (p.reasons.length === 0) return aside('not established', unchecked)
+  const detail = `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}`
+  return [strong(words('Publishable: no')), words(': '), text(detail, 1300)]
 }
 
 /** The trust rules' table: each rule, its status and its reason. */
