@@ -8,6 +8,7 @@ import type { Rules } from '../src/config/types.js'
 import type { GateResult } from '../src/decide/result.js'
 import { runGate, sidesInputs, type GateOptions } from '../src/gate.js'
 import { loadGateInputs, type LoadedInputs } from '../src/load.js'
+import { jsonReportChunks } from '../src/report/json.js'
 import type { SideRows } from '../src/model/rows.js'
 
 /** A fresh temporary folder for one test's files. */
@@ -94,4 +95,9 @@ export function gateSides(
   options: GateOptions = {}
 ): GateResult {
   return runGate(sidesInputs(rules, baseline, candidate, extra), options)
+}
+
+/** The JSON report as one string: src/report/json.ts's chunks joined (the CLI writes them one by one). */
+export function toJsonReport(result: GateResult): string {
+  return [...jsonReportChunks(result)].join('')
 }

@@ -16,11 +16,10 @@ import { cliInputSource } from '../../src/commands/cli-source.js'
 import type { Rules } from '../../src/config/types.js'
 import { runGate } from '../../src/gate.js'
 import { loadGateInputs, optionalFiles, rulesFromText } from '../../src/load.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
 import { paragraph, words } from '../../src/model/document.js'
-import { jsonl, refusal, writeFiles } from '../helpers.js'
+import { jsonl, refusal, writeFiles, toJsonReport } from '../helpers.js'
 
 /** The throwaway's reason: how many queries were paired, against the floor. */
 interface PairedReason {

@@ -225,13 +225,8 @@ function jsonReport(result: GateResult): Record<string, unknown> {
     tool: { name: TOOL_NAME, version: VERSION },
     verdict: decision.verdict,
     decided_by: decision.decidedBy === null ? null : decidedByName(decision.decidedBy),
-    publishable: trust
-      ? {
-          value: trust.publishable.value,
-          reasons: trust.publishable.reasons,
-          unchecked: trust.publishable.unchecked
-        }
-      : null,
+    // { value, reasons, unchecked }, in that order (src/trust/trust.ts)
+    publishable: trust?.publishable ?? null,
     rules: rulesJson(result),
     inputs: result.inputs,
     ...(result.provenance ? { provenance: provenanceJson(result.provenance) } : {}),
@@ -253,9 +248,4 @@ function jsonReport(result: GateResult): Record<string, unknown> {
  */
 export function jsonReportChunks(result: GateResult): Iterable<string> {
   return jsonChunks(jsonReport(result))
-}
-
-/** The JSON report as one string (stdout, tests): {@link jsonReportChunks} joined. */
-export function toJsonReport(result: GateResult): string {
-  return [...jsonReportChunks(result)].join('')
 }
