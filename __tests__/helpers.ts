@@ -10,6 +10,7 @@ import { runGate, sidesInputs, type GateOptions } from '../src/gate.js'
 import { coreInputs, loadGateInputs, type LoadedInputs } from '../src/load.js'
 import type { InputSpec } from '../src/capabilities/contract.js'
 import { activeCapabilities } from '../src/capabilities/registry.js'
+import { jsonReportChunks } from '../src/report/json.js'
 import type { SideRows } from '../src/model/rows.js'
 
 /** A fresh temporary folder for one test's files. */
@@ -108,4 +109,9 @@ export function gateSides(
   options: GateOptions = {}
 ): GateResult {
   return runGate(sidesInputs(rules, baseline, candidate, extra), options)
+}
+
+/** The JSON report as one string: src/report/json.ts's chunks joined (the CLI writes them one by one). */
+export function toJsonReport(result: GateResult): string {
+  return [...jsonReportChunks(result)].join('')
 }

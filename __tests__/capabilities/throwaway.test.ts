@@ -16,10 +16,10 @@ import { cliInputSource } from '../../src/commands/cli-source.js'
 import type { Rules } from '../../src/config/types.js'
 import { runGate } from '../../src/gate.js'
 import { loadGateInputs, optionalFiles, rulesFromText } from '../../src/load.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
-import { jsonl, refusal, writeFiles } from '../helpers.js'
+import { paragraph, words } from '../../src/model/document.js'
+import { jsonl, refusal, writeFiles, toJsonReport } from '../helpers.js'
 
 /** The throwaway's reason: how many queries were paired, against the floor. */
 interface PairedReason {
@@ -232,6 +232,39 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
       }
     }
     await expect(gate(20, [...CAPABILITIES, inherited])).rejects.toThrow(/reason toString and no words/)
+  })
+
+  it('draws its own part of the trust section, rows of the comparability table and `trust` JSON key (no closed list)', async () => {
+    const drawing: Capability<number, null, null> = {
+      ...minPaired,
+      assess: (ctx) => ({
+        ...minPaired.assess(ctx),
+        parts: {
+          blocks: { trustChecks: () => [paragraph(words('Paired floor: drawn by its capability.'))] },
+          comparability: () => [{ aspect: 'Paired floor', status: 'same', detail: 'compared by its capability' }],
+          trustJson: () => ['min_paired', { min: ctx.config }]
+        }
+      })
+    }
+    const registry = [...CAPABILITIES, drawing]
+    const { result } = await gate(10, registry)
+    const md = toMarkdown(result)
+    const trust = md.slice(md.indexOf('<summary>Trust'))
+    expect(trust).toContain('Paired floor: drawn by its capability.')
+    expect(md).toMatch(/\| Paired floor \| ✅ same \| compared by its capability \|/)
+    const json = JSON.parse(toJsonReport(result)) as { trust: Record<string, unknown> }
+    // after the guards and the trust family's keys, in registry order
+    expect(Object.keys(json.trust)).toEqual([
+      'guards',
+      'decided_by',
+      'comparability',
+      'pooling',
+      'zero_hits',
+      'two_stage',
+      'dataset',
+      'min_paired'
+    ])
+    expect(json.trust.min_paired).toEqual({ min: 10 })
   })
 })
 

@@ -13,10 +13,9 @@ import { readFileSync } from 'node:fs'
 import { loadRules } from '../../src/config/rules.js'
 import type { PriorLooks } from '../../src/decide/holdout.js'
 import { runGate } from '../../src/gate.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
-import { refusal, loadFiles } from '../helpers.js'
+import { refusal, loadFiles, toJsonReport } from '../helpers.js'
 
 const D = '__tests__/fixtures/trust/dataset'
 const BASE_RULES = readFileSync(`${D}/rules.yml`, 'utf8')

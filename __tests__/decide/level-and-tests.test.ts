@@ -14,10 +14,9 @@ import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
 import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { explainCommand } from '../../src/commands/explain.js'
-import { cli, gateSides, jsonl, writeFiles } from '../helpers.js'
+import { cli, gateSides, jsonl, writeFiles, toJsonReport } from '../helpers.js'
 
 const N = 40
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4

@@ -7,9 +7,8 @@ import { loadRules } from '../../src/config/rules.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
-import { toJsonReport } from '../../src/report/json.js'
 import type { SeedSides } from '../../src/align/seeds.js'
-import { gateSides, refusal } from '../helpers.js'
+import { gateSides, refusal, toJsonReport } from '../helpers.js'
 
 type Row = { id: string; values: Record<string, number>; attrs?: Record<string, string> }
 

@@ -6,13 +6,12 @@
  * - shuffling the rows of either side changes no byte of the JSON or Markdown report;
  * - duplicating every query (under new ids) leaves the means unchanged, doubles n and narrows the interval.
  */
-import { gateSides } from '../helpers.js'
+import { gateSides, toJsonReport } from '../helpers.js'
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { pairRows } from '../../src/align/pair.js'
 import { loadRules } from '../../src/config/rules.js'
 import { sideFromRows, type QueryRow, type SideRows } from '../../src/model/rows.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { bootstrapDistribution } from '../stats/helpers.js'
 import { createStats } from '../../src/stats/compare.js'

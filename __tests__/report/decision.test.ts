@@ -5,10 +5,10 @@ import { decideVerdict } from '../../src/decide/decided-by.js'
 import { describeCheck, describePolicies } from '../../src/decide/describe.js'
 import type { GateResult } from '../../src/decide/result.js'
 import { COMPARABILITY_WORDS, POOLING_WORDS, ZERO_HITS_WORDS } from '../../src/capabilities/trust/words.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
 import { failProtectedSliceScenario, passScenario } from './scenarios.js'
+import { toJsonReport } from '../helpers.js'
 
 /**
  * Issue 15 item 3: the verdict and what decided it are decided once, in src/decide/, and every report reads

@@ -5,11 +5,11 @@
  */
 import { expect, it } from '@jest/globals'
 import { spawnSync } from 'node:child_process'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { executableAt, needing } from '../programs.js'
 import { HISTORY, historyScenario, withHistory } from './history-scenario.js'
 import { passScenario } from './scenarios.js'
+import { toJsonReport } from '../helpers.js'
 
 const CMARK = process.env.CMARK_GFM_PATH ?? '/usr/bin/cmark-gfm'
 const { describe } = needing('the GFM rendering tests (cmark-gfm)', executableAt(CMARK, 'CMARK_GFM_PATH'))

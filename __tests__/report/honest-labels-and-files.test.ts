@@ -10,14 +10,13 @@
 import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { confidenceLabel, intervalHeading } from '../../src/report/format.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { nextSteps } from '../../src/report/next-steps.js'
 import { regressionRecords, toRegressionsJsonl } from '../../src/report/regressions.js'
 import { toText } from '../../src/report/text.js'
 import { jsonNumber } from '../../src/util/json-number.js'
 import type { GateResult } from '../../src/decide/result.js'
-import { cli, writeFiles } from '../helpers.js'
+import { cli, writeFiles, toJsonReport } from '../helpers.js'
 import { failProtectedSliceScenario, gate, makeRows, passScenario, type Row } from './scenarios.js'
 
 const METRICS = `metrics:

@@ -436,7 +436,7 @@ needing(
           await loadFiles(rules, { baseline: `${D}/baseline.jsonl`, candidate: `${D}/candidate.jsonl` })
         )
         const trust = r.trust as NonNullable<typeof r.trust>
-        return [...trustBody(trust), { kind: 'paragraph', lines: [publishableLine(trust)] }]
+        return [...trustBody(trust, r), { kind: 'paragraph', lines: [publishableLine(trust)] }]
       }
     ])
     it.each(bodies)('%s', async (_name, body) => {

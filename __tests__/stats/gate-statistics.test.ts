@@ -2,11 +2,10 @@
  * The issue-4 statistics through the whole pure pipeline (rules text -> runGate -> reports): target weights
  * (the reference check of the issue), clusters, multiplicity, power, refusals, determinism.
  */
-import { gateSides } from '../helpers.js'
+import { gateSides, toJsonReport } from '../helpers.js'
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
 import { InputError } from '../../src/errors.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { sideOf } from './helpers.js'
 

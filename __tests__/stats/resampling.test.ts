@@ -6,11 +6,10 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
 import { POISSON_FROM_UNITS, resamplingLaw } from '../../src/stats/resampling.js'
-import { gateSides } from '../helpers.js'
+import { gateSides, toJsonReport } from '../helpers.js'
 import { mulberry32, sideOf } from './helpers.js'
 
 describe('the law of a run', () => {

@@ -4,13 +4,12 @@
  * The worker-only runs also prove the worker path ran (the units computed on workers are counted), so these
  * tests cannot pass by silently falling back to one thread.
  */
-import { gateSides } from '../helpers.js'
+import { gateSides, toJsonReport } from '../helpers.js'
 import { describe, expect, it } from '@jest/globals'
 import { bootstrapPlan } from '../../src/stats/bootstrap.js'
 import { signFlipPlan } from '../../src/stats/randomization.js'
 import { createRunner, MAX_THREADS, SYNC_RUNNER, threadsFrom } from '../../src/stats/threads.js'
 import { loadRules } from '../../src/config/rules.js'
-import { toJsonReport } from '../../src/report/json.js'
 import { bootstrapDistribution, designOf, mulberry32, sideOf, signFlipTest } from './helpers.js'
 
 const bits = (a: Float64Array): number[] =>

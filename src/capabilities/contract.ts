@@ -20,8 +20,9 @@
  * and the CLI's and action's optional files are derived from the registry (docs/architecture.md, "Adding a
  * capability"; __tests__/capabilities/throwaway.test.ts proves it), and so are the CLI's override options (its
  * `overrides`). Still closed, so an edit outside the folder for a capability that needs one: an action input
- * (action.yml: GitHub reads inputs from that file alone) and a field of the trust section the renderers draw
- * (`TrustParts`). A unit's own reason codes, data and policy are the capability's (UnitResult.marks, ownPolicy; the
+ * (action.yml: GitHub reads inputs from that file alone) and a field the publishable judgment reads (`TrustParts`;
+ * its part of the trust section, its rows of the comparability table and its `trust` JSON key are its own report
+ * parts). A unit's own reason codes, data and policy are the capability's (UnitResult.marks, ownPolicy; the
  * parts unitWords, unitNeeds, unitJson); so are its exam records (ExamRecordSpec).
  */
 import type { PairedTable } from '../align/pair.js'
@@ -236,7 +237,7 @@ export interface Assessment<Summary> {
   /** Each guard's reason code is one of the capability's {@link Capability.words}. */
   guards: GuardResult[]
   summary: Summary
-  /** The part of the trust section it fills (the trust family: comparability, pooling, zero hits, ...). */
+  /** What it fills in for the publishable judgment (the trust family: comparability, pooling, dataset). */
   trust?: Partial<TrustParts>
   parts: RenderParts
 }

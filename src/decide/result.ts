@@ -10,6 +10,7 @@ import type { MetricRule, Rules } from '../config/types.js'
 import type { Decision } from './evaluate.js'
 import type { Comparison } from '../stats/compare.js'
 import type { TrustResult } from '../trust/trust.js'
+import type { PoolingResult } from '../trust/pooling.js'
 import type { Provenance } from '../model/provenance.js'
 import type { FormatChoice } from '../model/format.js'
 import type { GuardResult } from '../trust/trust.js'
@@ -85,6 +86,10 @@ export type ReportSlot =
   | 'afterPictures'
   /** Lines at the top of the collapsible Trust section (the judge). */
   | 'trustDetails'
+  /** In the Trust section under the trust rules' table: what the exam was (the evaluation set). */
+  | 'trustExam'
+  /** Then each trust check's evidence (pooling bias, whole-class failures, two-stage diagnostics). */
+  | 'trustChecks'
 
 /** What a renderer passes to a capability's parts. */
 export interface RenderContext {
@@ -113,6 +118,12 @@ export interface RenderParts {
   methodRows?: (ctx: RenderContext) => Array<[string, string]>
   /** Its top-level key in the JSON report and the value (null: no key). */
   json?: (ctx: RenderContext) => [string, unknown] | null
+  /** Its key in the JSON report's `trust` object and the value, after the guards (the trust family's). */
+  trustJson?: (ctx: RenderContext) => [string, unknown]
+  /** Its rows of the comparability table (manifest fields compared, judged shares), RAW. */
+  comparability?: () => ComparabilityEntry[]
+  /** The pooled top-k documents without a grade: the to-judge list and the sentence that names it. */
+  toJudge?: () => Pick<PoolingResult, 'depth' | 'pool' | 'toJudge'>
   /** Extra keys of one unit in the JSON report (the budget, the holdout looks). */
   unitJson?: (unit: UnitResult, check: CheckResult, ctx: RenderContext) => Array<[string, unknown]>
   /**
@@ -129,6 +140,13 @@ export interface RenderParts {
   withheld?: (i: number) => boolean
   /** What a per-query output may show beside the query at index `i` (its text; both runs' top documents). */
   queryDetails?: (i: number) => QueryDetails | undefined
+}
+
+/** A row of the comparability table: an aspect of both sides, whether it is the same, and how (RAW). */
+export interface ComparabilityEntry {
+  aspect: string
+  status: 'same' | 'differs' | 'unknown'
+  detail: string
 }
 
 /** What a capability's unit sentence may build on (RAW): the check, the metric, and the core's opening words. */

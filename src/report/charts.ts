@@ -1,7 +1,7 @@
 import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { padEnd, padStart } from './columns.js'
-import { histogram, type Bin, type Histogram } from './histogram.js'
+import { histogram, SIDE_SYMBOL as SYMBOL, type Bin, type Histogram } from './histogram.js'
 import { maxOf } from '../util/extent.js'
 
 /**
@@ -17,7 +17,6 @@ import { maxOf } from '../util/extent.js'
 
 /** Colours of the worse, unchanged and better series (a red-grey-blue diverging scheme, readable in light and dark). */
 const COLOURS = { worse: '#d6604d', same: '#8c8c8c', better: '#4393c3' } as const
-const SYMBOL: Record<Bin['side'], string> = { worse: '▼', same: '=', better: '▲' }
 
 /** The histogram of the primary metric's differences, or null when there are no queries. */
 function primaryHistogram(result: GateResult): { h: Histogram; metric: MetricRule } | null {

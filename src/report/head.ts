@@ -1,5 +1,5 @@
+import { toJudgeOf } from './slots.js'
 import type { GateResult } from '../decide/result.js'
-import type { TrustResult } from '../trust/trust.js'
 import { inconclusiveCounting } from './format.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 import { summarize, type Finding } from './verdict.js'
@@ -53,31 +53,13 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
       status: g.status as 'fail' | 'inconclusive',
       reason: g.words
     })),
-    toJudge: toJudgeSentence(result.trust, files),
+    toJudge: toJudgeSentence(toJudgeOf(result), files),
     findings: summary.findings.filter((f) => f !== shown)
   }
 }
 
-/**
- * Whether the result is publishable, as a label and its RAW detail: "yes" (judgments complete, snapshots
- * comparable, nothing disputed left out), "no" with the reasons, or "not established" with what could not be
- * checked.
- */
-export function publishableWords(trust: TrustResult): { label: 'yes' | 'no' | 'not established'; detail: string } {
-  const p = trust.publishable
-  if (p.value)
-    return {
-      label: 'yes',
-      detail: 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out'
-    }
-  const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : ''
-  if (p.reasons.length === 0) return { label: 'not established', detail: unchecked }
-  return { label: 'no', detail: `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}` }
-}
-
 /** "The 24 pooled top-10 documents without a grade (3 queries) are listed in to-judge.jsonl.", or how to list them. */
-function toJudgeSentence(trust: TrustResult | undefined, files: WrittenFiles | undefined): string | null {
-  const p = trust?.pooling
+function toJudgeSentence(p: ReturnType<typeof toJudgeOf>, files: WrittenFiles | undefined): string | null {
   if (!p || p.pool.unjudged === 0) return null
   const where = fileOrHow(files, 'toJudge')
   const what = `The ${p.pool.unjudged} pooled top-${p.depth} documents without a grade (${p.pool.queriesWithUnjudged} ${p.pool.queriesWithUnjudged === 1 ? 'query' : 'queries'})`

@@ -14,6 +14,9 @@ export interface Bin {
   side: 'worse' | 'same' | 'better'
 }
 
+/** Each side's mark before a bin's label, in every picture of the histogram: ▼ worse, = no change, ▲ better. */
+export const SIDE_SYMBOL: Record<Bin['side'], string> = { worse: '▼', same: '=', better: '▲' }
+
 /** The histogram and what it left out (non-finite differences are counted, never binned silently). */
 export interface Histogram {
   bins: Bin[]

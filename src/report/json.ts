@@ -3,7 +3,6 @@ import type { GateResult } from '../decide/result.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { capabilityJson, unitJsonExtras } from './slots.js'
 import { listableRegressions } from './holdout.js'
-import { withheldIds } from '../decide/result.js'
 import { decidedByName } from '../decide/decided-by.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { trustJson } from './trust-lines.js'
@@ -226,13 +225,8 @@ function jsonReport(result: GateResult): Record<string, unknown> {
     tool: { name: TOOL_NAME, version: VERSION },
     verdict: decision.verdict,
     decided_by: decision.decidedBy === null ? null : decidedByName(decision.decidedBy),
-    publishable: trust
-      ? {
-          value: trust.publishable.value,
-          reasons: trust.publishable.reasons,
-          unchecked: trust.publishable.unchecked
-        }
-      : null,
+    // { value, reasons, unchecked }, in that order (src/trust/trust.ts)
+    publishable: trust?.publishable ?? null,
     rules: rulesJson(result),
     inputs: result.inputs,
     ...(result.provenance ? { provenance: provenanceJson(result.provenance) } : {}),
@@ -241,7 +235,7 @@ function jsonReport(result: GateResult): Record<string, unknown> {
     comparisons: result.comparisons.map(comparisonJson),
     regressions: regressionsJson(result),
     // Issue 5: trust checks (src/report/trust-lines.ts)
-    trust: trust ? trustJson(trust, decision, withheldIds(result)) : null
+    trust: trust ? trustJson(result) : null
   }
   // The capabilities' keys (budgets, judge, holdout, history, seeds), each only when it ran, in registry order.
   for (const [key, value] of capabilityJson(result)) out[key] = value
@@ -254,9 +248,4 @@ function jsonReport(result: GateResult): Record<string, unknown> {
  */
 export function jsonReportChunks(result: GateResult): Iterable<string> {
   return jsonChunks(jsonReport(result))
-}
-
-/** The JSON report as one string (stdout, tests): {@link jsonReportChunks} joined. */
-export function toJsonReport(result: GateResult): string {
-  return [...jsonReportChunks(result)].join('')
 }

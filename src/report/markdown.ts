@@ -159,7 +159,10 @@ function collapsedSections(out: Block[], result: GateResult, files: WrittenFiles
   ]
   if (result.trust)
     blocks.push(
-      section(SECTION_TITLES.trust, [...slotBlocks(result, 'trustDetails', files), ...trustBody(result.trust)])
+      section(SECTION_TITLES.trust, [
+        ...slotBlocks(result, 'trustDetails', files),
+        ...trustBody(result.trust, result, files)
+      ])
     )
   for (const s of capabilitySections(result, files)) blocks.push(section(s.title, s.body))
   blocks.push(section(SECTION_TITLES.method, methodBody(result)), ...nextStepsSection(result, files))

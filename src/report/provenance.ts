@@ -16,6 +16,18 @@ function changedByPr(file: string, what: string, base: string, pr: string): Inli
   ]
 }
 
+/** "artifact “rows” (eval/rows.csv) from run 123" (the run linked): where an artifact a report names came from. */
+export function artifactSpans(a: { name: string; runUrl: string; runId: number }, file: string): Inline {
+  return [
+    words('artifact “'),
+    text(a.name, 100),
+    words('” ('),
+    text(file, 200),
+    words(') from run '),
+    { kind: 'link', href: encodeURI(a.runUrl), spans: [words(String(a.runId))] }
+  ]
+}
+
 /** The provenance list (short: it sits under the verdict and is never dropped); none without provenance. */
 export function provenanceBlocks(p: Provenance | undefined): Block[] {
   if (!p) return []
@@ -61,12 +73,8 @@ export function provenanceBlocks(p: Provenance | undefined): Block[] {
   if (b?.from === 'artifact' && b.artifact) {
     const a = b.artifact
     out.push([
-      words('Baseline: artifact “'),
-      text(a.name, 100),
-      words('” ('),
-      text(b.file, 200),
-      words(') from run '),
-      { kind: 'link', href: encodeURI(a.runUrl), spans: [words(String(a.runId))] },
+      words('Baseline: '),
+      ...artifactSpans(a, b.file),
       words(' on '),
       text(a.branch, 100),
       words(', commit '),

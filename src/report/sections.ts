@@ -21,11 +21,10 @@ import {
   type Span
 } from '../model/document.js'
 import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
-import { cellUnit, changeCell, levelDigits, sliceLabel, STATUS } from './words.js'
+import { cellUnit, changeCell, levelDigits, metricOf, sliceLabel, STATUS } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, foldedSummary, isFolded } from './folded-checks.js'
-import { comparabilityEntries } from './trust-lines.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
-import { methodRowsOf } from './slots.js'
+import { comparabilityEntries, methodRowsOf } from './slots.js'
 import { resamplingWords } from './resampling.js'
 import type { ReportHead } from './head.js'
 import { shownSliceRows } from './slice-rows.js'
@@ -49,8 +48,6 @@ export const SECTION_TITLES = {
 
 /** How many ids a coverage line lists before "and N more". */
 const LIST_IDS = 10
-
-const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
 
 function digits(metric: MetricRule, c: Comparison): number {
   return levelDigits(metric, Math.abs(c.baseline))
@@ -452,7 +449,7 @@ export function comparabilityBody(result: GateResult): Block[] {
         )
   )
   rows.push(attributesRow(coverage))
-  const entries = result.trust ? comparabilityEntries(result.trust) : []
+  const entries = comparabilityEntries(result)
   // A closed list of statuses, so every entry has its mark (no lookup a status like 'toString' could answer).
   const mark: Record<(typeof entries)[number]['status'], string> = {
     same: '✅ same',

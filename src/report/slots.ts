@@ -1,6 +1,13 @@
 import type { CheckResult, UnitResult } from '../decide/types.js'
 import type { Block } from '../model/document.js'
-import type { GateResult, ReportSlot, RenderContext, WrittenFiles } from '../decide/result.js'
+import type {
+  ComparabilityEntry,
+  GateResult,
+  RenderParts,
+  ReportSlot,
+  RenderContext,
+  WrittenFiles
+} from '../decide/result.js'
 import { jsonNumber } from '../util/json-number.js'
 
 /**
@@ -48,6 +55,27 @@ export function capabilityJson(result: GateResult): Array<[string, unknown]> {
     if (entry !== undefined && entry !== null) out.push(entry)
   }
   return out
+}
+
+/** The capabilities' keys of the JSON report's `trust` object (the trust family's), in registry order. */
+export function capabilityTrustJson(result: GateResult): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = []
+  for (const c of result.capabilities)
+    if (c.parts.trustJson !== undefined) out.push(c.parts.trustJson(contextOf(result)))
+  return out
+}
+
+/** The capabilities' rows of the comparability table, in registry order (manifest fields, then judged shares). */
+export function comparabilityEntries(result: GateResult): ComparabilityEntry[] {
+  return result.capabilities.flatMap((c) => c.parts.comparability?.() ?? [])
+}
+
+/** The to-judge list of the capability that gives one (pooling), or undefined. */
+export function toJudgeOf(
+  result: Pick<GateResult, 'capabilities'>
+): ReturnType<NonNullable<RenderParts['toJudge']>> | undefined {
+  for (const c of result.capabilities) if (c.parts.toJudge !== undefined) return c.parts.toJudge()
+  return undefined
 }
 
 /** The capabilities' extra keys of one unit in the JSON report. */

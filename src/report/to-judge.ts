@@ -1,3 +1,4 @@
+import { toJudgeOf } from './slots.js'
 import { withheldIds, type GateResult as Result } from '../decide/result.js'
 import type { ToJudgeEntry } from '../trust/pooling.js'
 import { jsonNumbers } from '../util/json-number.js'
@@ -12,7 +13,7 @@ export const TO_JUDGE_FILE = 'to-judge.jsonl'
  * fully judged or the sides were per-query rows. Queries a capability withholds (the holdout's) are left out.
  */
 export function toJudgeFile(result: Result): string {
-  const p = result.trust?.pooling
+  const p = toJudgeOf(result)
   if (!p) return ''
   // Holdout queries are never named one by one in what a PR's run writes (their exam owners judge them apart).
   const withheld = withheldIds(result)

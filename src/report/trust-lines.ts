@@ -1,91 +1,34 @@
-import {
-  cells,
-  em,
-  list,
-  paragraph,
-  row,
-  strong,
-  table,
-  text,
-  words,
-  type Block,
-  type Inline
-} from '../model/document.js'
-import { fixed, percent, signed } from './format.js'
-import { publishableWords } from './head.js'
-import { describeDifference } from '../trust/comparability.js'
-import { QUANTILES } from '../trust/zero-hits.js'
-import type { Decision } from '../decide/evaluate.js'
-import type { TrustResult, UnanswerableSide } from '../trust/trust.js'
-import { shownSliceRows } from './slice-rows.js'
+import { cells, list, row, strong, table, text, words, type Block, type Inline } from '../model/document.js'
+import type { GateResult, WrittenFiles } from '../decide/result.js'
+import type { TrustResult } from '../trust/trust.js'
 import { STATUS } from './words.js'
-import { firstListed, MAX_LISTED } from './listed.js'
+import { capabilityTrustJson, slotBlocks } from './slots.js'
 
 /**
- * A change of a ranking measure computed from runs (always in [0, 1]) in a table cell: points, as every change of
- * a share in the report (src/report/words.ts inPoints).
+ * The trust section's own blocks (doc/blocks.ts: the renderers escape): the trust rules' table and whether the
+ * result is publishable, with each trust capability's part between them (its slots, registry order; its rows of
+ * the comparability table and its key of the JSON report are its own too, src/capabilities/trust/report.ts).
  */
-const pointsCell = (x: number): string => `${signed(x * 100, 2)} pts`
-
-/** A share as a percentage with one decimal (fixed formatting: same inputs, same text). */
-const pct = (x: number): string => percent(x, 1)
 
 /**
- * The trust checks as report blocks (doc/blocks.ts: the renderers escape); the report
- * module places them: the head lines under the verdict, the body in a collapsible "Trust" section, and the
- * comparability entries in the comparability table (GateResult.comparability).
+ * Whether the result is publishable: `**Publishable: yes** (judgments complete, snapshots comparable, nothing
+ * disputed left out)`, `**Publishable: no**: the reasons; not checked: ...`, or `**Publishable: not established**
+ * (not checked: what could not be checked)`.
  */
-
-/** The row that counts the fields a list left out (a manifest may hold any number of them). */
-function more(total: number, what: string): Array<{ aspect: string; status: 'differs'; detail: string }> {
-  const left = total - MAX_LISTED
-  return left > 0
-    ? [{ aspect: `${left} more ${left === 1 ? 'field' : 'fields'}`, status: 'differs', detail: `${what}: not listed` }]
-    : []
-}
-
-/** Entries for GateResult.comparability: every manifest field compared (at most {@link MAX_LISTED} of each kind), then the unjudged shares. */
-export function comparabilityEntries(
-  trust: TrustResult
-): Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> {
-  const out: Array<{ aspect: string; status: 'same' | 'differs' | 'unknown'; detail: string }> = []
-  const c = trust.comparability
-  if (c !== null) {
-    const failing = new Set(c.mismatches.map((m) => m.path))
-    for (const rule of c.mustMatch) {
-      if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
-        out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' })
-    }
-    for (const m of firstListed(c.mismatches))
-      out.push({
-        aspect: m.path,
-        status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs',
-        detail: `must match (not comparable): ${describeDifference(m)}`
-      })
-    out.push(...more(c.mismatches.length, 'must match (not comparable)'))
-    for (const w of firstListed(c.warnings))
-      out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` })
-    out.push(...more(c.warnings.length, 'comparability warning'))
-    for (const a of firstListed(c.allowed))
-      out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` })
-    out.push(...more(c.allowed.length, 'allowed to differ'))
-  }
-  const p = trust.pooling
-  if (p !== null) {
-    out.push({
-      aspect: `Judged share of top ${p.depth}`,
-      status: p.candidate.meanUnjudged > p.baseline.meanUnjudged ? 'differs' : 'same',
-      detail: `baseline ${pct(p.baseline.meanJudged)} judged, candidate ${pct(p.candidate.meanJudged)} judged (mean over queries)`
-    })
-  }
-  return out
-}
-
-/** `**Publishable: no**: reasons`, `**Publishable: not established** (what could not be checked)`, or yes (words: src/report/head.ts). */
 export function publishableLine(trust: TrustResult): Inline {
-  const p = publishableWords(trust)
-  if (p.label === 'no') return [strong(words('Publishable: no')), words(': '), text(p.detail, 1300)]
-  return [strong(words(`Publishable: ${p.label}`)), words(' ('), text(p.detail, 400), words(')')]
+  const p = trust.publishable
+  const aside = (label: string, detail: string): Inline => [
+    strong(words(`Publishable: ${label}`)),
+    words(' ('),
+    text(detail, 400),
+    words(')')
+  ]
+  if (p.value)
+    return aside('yes', 'judgments complete for the pooled top k, snapshots comparable, no disputed questions left out')
+  const unchecked = p.unchecked.length > 0 ? `not checked: ${p.unchecked.join('; ')}` : ''
+  if (p.reasons.length === 0) return aside('not established', unchecked)
+  const detail = `${p.reasons.join('; ')}${unchecked ? `; ${unchecked}` : ''}`
+  return [strong(words('Publishable: no')), words(': '), text(detail, 1300)]
 }
 
 /** The trust rules' table: each rule, its status and its reason. */
@@ -93,194 +36,6 @@ function guardsTable(trust: TrustResult): Block[] {
   if (trust.guards.length === 0) return []
   const rows = trust.guards.map((g) => row(text(g.rule), STATUS[g.status], text(g.words, 600)))
   return [table(cells('Trust rule', 'Status', 'Reason'), rows)]
-}
-
-/** The evaluation set: what was gated, excluded and reported apart, and how each side met the unanswerable. */
-function datasetList(trust: TrustResult): Block[] {
-  const d = trust.dataset
-  if (d === null) return []
-  const items: Inline[] = [
-    [
-      words('Evaluation set '),
-      text(d.file, 200),
-      words(': split '),
-      text(d.split),
-      words(
-        `, ${d.gated} answerable questions gated; ${d.disputed.length} disputed excluded; ${d.unanswerable.ids.length} unanswerable reported apart; ${d.otherSplit} in other splits.`
-      )
-    ]
-  ]
-  const side = (name: string, s: UnanswerableSide | null): void => {
-    if (s !== null)
-      items.push([
-        words(
-          `Unanswerable questions, ${name}: ${s.abstained} abstained, ${s.empty} returned nothing, ${s.answered} returned documents (should have abstained), ${s.absent} absent from the run.`
-        )
-      ])
-  }
-  if (d.unanswerable.ids.length > 0) {
-    side('baseline', d.unanswerable.baseline)
-    side('candidate', d.unanswerable.candidate)
-  }
-  return [list(...items)]
-}
-
-/** Pooling bias: judged shares per side, the pool, and the judged-only second opinion. */
-function poolingBlocks(trust: TrustResult): Block[] {
-  const p = trust.pooling
-  if (p === null) return []
-  const sideRow = (name: string, s: typeof p.baseline): Inline[] =>
-    row(
-      name,
-      pct(s.meanJudged),
-      pct(s.meanUnjudged),
-      String(s.queries),
-      String(s.emptyRankings),
-      `${s.unjudgedDocs} of ${s.retrievedDocs}`
-    )
-  const out: Block[] = [
-    paragraph(
-      strong(words('Pooling bias')),
-      words(` (top ${p.depth} of each side; unjudged = no judgment or a negative grade):`)
-    ),
-    table(cells('Side', 'Judged share (mean)', 'Unjudged share', 'Queries', 'Empty rankings', 'Unjudged docs'), [
-      sideRow('baseline', p.baseline),
-      sideRow('candidate', p.candidate)
-    ]),
-    list([
-      words(
-        `Pool (union of both top ${p.depth}): ${p.pool.documents} documents, ${p.pool.unjudged} without a grade in ${p.pool.queriesWithUnjudged} queries.`
-      )
-    ])
-  ]
-  if (p.condensed.length === 0) return out
-  const head = cells(
-    'Metric',
-    'n',
-    'Baseline',
-    'Candidate',
-    'Δ',
-    'Condensed baseline',
-    'Condensed candidate',
-    'Condensed Δ',
-    'Direction'
-  )
-  const rows = p.condensed.map((c) =>
-    row(
-      text(c.metric),
-      String(c.n),
-      fixed(c.full.baseline, 4),
-      fixed(c.full.candidate, 4),
-      pointsCell(c.full.delta),
-      fixed(c.condensed.baseline, 4),
-      fixed(c.condensed.candidate, 4),
-      pointsCell(c.condensed.delta),
-      c.directionDiffers ? '⚠️ reverses' : 'agrees'
-    )
-  )
-  out.push(
-    paragraph(
-      words(
-        'Judged-only second opinion (condensed rankings: unjudged documents removed before scoring, as trec_eval -J):'
-      )
-    ),
-    table(head, rows)
-  )
-  return out
-}
-
-/** Whole-class failures: the share of zero-hit queries per slice and each gated metric's quantiles. */
-function zeroHitBlocks(trust: TrustResult): Block[] {
-  const z = trust.zeroHits
-  if (z.slices.length === 0) return []
-  const head = cells(
-    'Slice',
-    'n',
-    'Zero hits, baseline',
-    'Zero hits, candidate',
-    'Metric',
-    'Baseline quantiles',
-    'Candidate quantiles'
-  )
-  const rows: Inline[][] = []
-  // Bounded like the per-slice breakdown: one row per slice and metric, the rest in the JSON report only.
-  const bounded = shownSliceRows(z.slices, 'trust.zero_hits.slices')
-  for (const s of bounded.shown) {
-    const label = s.slice.length === 0 ? 'all queries' : s.slice.map(([k, v]) => `${k}=${v}`).join(', ')
-    const zb = s.baseline === null ? 'n/a' : pct(s.baseline)
-    const zc = s.candidate === null ? 'n/a' : pct(s.candidate)
-    if (s.distributions.length === 0) rows.push(row(text(label), String(s.n), zb, zc, '', '', ''))
-    for (const d of s.distributions)
-      rows.push(
-        row(
-          text(label),
-          String(s.n),
-          zb,
-          zc,
-          text(d.metric),
-          d.baseline.map((x) => fixed(x, 3)).join(' / '),
-          d.candidate.map((x) => fixed(x, 3)).join(' / ')
-        )
-      )
-  }
-  const quantiles = QUANTILES.map((q) => `p${q * 100}`).join('/')
-  return [
-    paragraph(
-      strong(words('Whole-class failures')),
-      words(
-        `: share of queries with no relevant document in the top ${z.depth}, and the spread of each gated metric (quantiles ${quantiles}):`
-      )
-    ),
-    table(head, rows),
-    ...(bounded.note ? [bounded.note] : []),
-    ...(z.fromRuns
-      ? []
-      : [paragraph(em(words('Zero-hit shares need runs and judgments; the sides are per-query rows.')))])
-  ]
-}
-
-/** Two-stage diagnostics: pool recall, the ranker against the pool's ceiling, the headrooms. */
-function twoStageBlocks(trust: TrustResult): Block[] {
-  const t = trust.twoStage
-  if (t === null) return []
-  const head = cells(
-    'Side',
-    'Queries',
-    'Pool size (mean)',
-    'Pool recall',
-    `Ranker nDCG@${t.k}`,
-    'Pool ceiling',
-    'Ranking headroom',
-    'Recall headroom'
-  )
-  const rows = (
-    [
-      ['baseline', t.baseline],
-      ['candidate', t.candidate]
-    ] as const
-  ).map(([name, s]) =>
-    s === null
-      ? row(name, '0', 'no candidates', '', '', '', '', '')
-      : row(
-          name,
-          String(s.queries),
-          fixed(s.meanPoolSize, 1),
-          fixed(s.coverage, 4),
-          fixed(s.ranker, 4),
-          fixed(s.ceiling, 4),
-          fixed(s.ceiling - s.ranker, 4),
-          fixed(1 - s.ceiling, 4)
-        )
-  )
-  return [
-    paragraph(
-      strong(words('Two-stage diagnostics')),
-      words(
-        ` (nDCG@${t.k}, ${t.gain} gain; ceiling = best nDCG@${t.k} any order of the first-stage pool can reach, ideal from all judgments):`
-      )
-    ),
-    table(head, rows)
-  ]
 }
 
 /** Whether the result is publishable, and every reason it is not. */
@@ -295,110 +50,28 @@ function publishableBlocks(trust: TrustResult): Block[] {
   ]
 }
 
-/** The body of the collapsible Trust section. */
-export function trustBody(trust: TrustResult): Block[] {
+/** The body of the collapsible Trust section: the rules' table, each trust capability's part, publishable. */
+export function trustBody(trust: TrustResult, result: GateResult, files?: WrittenFiles): Block[] {
   return [
     ...guardsTable(trust),
-    ...datasetList(trust),
-    ...poolingBlocks(trust),
-    ...zeroHitBlocks(trust),
-    ...twoStageBlocks(trust),
+    ...slotBlocks(result, 'trustExam', files),
+    ...slotBlocks(result, 'trustChecks', files),
     ...publishableBlocks(trust)
   ]
 }
 
 /** The trust part of the JSON report (snake_case keys, fixed order); how each guard counts comes from the decision. */
-export function trustJson(
-  trust: TrustResult,
-  decision: Decision,
-  withheld: ((id: string) => boolean) | null = null
-): Record<string, unknown> {
-  const c = trust.comparability
-  const diff = (d: { path: string; values: Array<[string, string | null]> }): Record<string, unknown> => ({
-    field: d.path,
-    values: Object.fromEntries(d.values)
-  })
-  const p = trust.pooling
-  const side = (s: NonNullable<typeof p>['baseline']): Record<string, unknown> => ({
-    mean_judged: s.meanJudged,
-    mean_unjudged: s.meanUnjudged,
-    queries: s.queries,
-    empty_rankings: s.emptyRankings,
-    retrieved_docs: s.retrievedDocs,
-    unjudged_docs: s.unjudgedDocs
-  })
-  return {
+export function trustJson(result: GateResult): Record<string, unknown> {
+  const { decision } = result
+  const out: Record<string, unknown> = {
     guards: decision.guards.map((g) => ({
       rule: g.rule,
       status: g.status,
       counts_as: g.counts,
       reason: g.words
     })),
-    decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null,
-    comparability:
-      c === null
-        ? null
-        : {
-            sides: Object.fromEntries(c.sides),
-            must_match: c.mustMatch,
-            comparable: c.comparable,
-            // a candidate's manifest may hold any number of fields: the first differences and their count
-            mismatches: firstListed(c.mismatches).map(diff),
-            mismatches_count: c.mismatches.length,
-            warnings: firstListed(c.warnings).map(diff),
-            warnings_count: c.warnings.length,
-            allowed: firstListed(c.allowed).map(diff),
-            allowed_count: c.allowed.length
-          },
-    pooling:
-      p === null
-        ? null
-        : {
-            depth: p.depth,
-            baseline: side(p.baseline),
-            candidate: side(p.candidate),
-            pool: {
-              documents: p.pool.documents,
-              unjudged: p.pool.unjudged,
-              queries_with_unjudged: p.pool.queriesWithUnjudged
-            },
-            // Holdout queries' per-query shares are withheld (counted in the means above).
-            judged_per_query: (withheld === null ? p.perQuery : p.perQuery.filter((q) => !withheld(q.id))).map((q) => ({
-              query_id: q.id,
-              baseline: q.baseline,
-              candidate: q.candidate
-            })),
-            condensed: p.condensed.map((x) => ({
-              metric: x.metric,
-              n: x.n,
-              full: x.full,
-              condensed: x.condensed,
-              direction_differs: x.directionDiffers
-            }))
-          },
-    zero_hits: {
-      depth: trust.zeroHits.depth,
-      from_runs: trust.zeroHits.fromRuns,
-      quantiles: [...QUANTILES],
-      slices: trust.zeroHits.slices.map((s) => ({
-        slice: Object.fromEntries(s.slice),
-        n: s.n,
-        baseline: s.baseline,
-        candidate: s.candidate,
-        distributions: s.distributions
-      }))
-    },
-    two_stage: trust.twoStage,
-    dataset:
-      trust.dataset === null
-        ? null
-        : {
-            file: trust.dataset.file,
-            split: trust.dataset.split,
-            gated: trust.dataset.gated,
-            disputed_excluded: trust.dataset.disputed,
-            other_split: trust.dataset.otherSplit,
-            unanswerable: trust.dataset.unanswerable
-          }
+    decided_by: decision.decidedBy?.kind === 'trust' ? decision.decidedBy.rule : null
   }
+  for (const [key, value] of capabilityTrustJson(result)) out[key] = value
+  return out
 }

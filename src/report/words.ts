@@ -8,6 +8,10 @@ import { sliceLabel } from './slice-label.js'
 
 export { sliceLabel }
 
+/** A metric the rules declare, by name (every name a result carries is declared: config/ checked it). */
+export const metricOf = (result: Pick<GateResult, 'rules'>, name: string): MetricRule =>
+  result.rules.metrics.get(name) as MetricRule
+
 /** Longest name or value a sentence quotes (a hostile 10,000-character slice value is cut, not repeated). */
 const NAME = 60
 
@@ -176,23 +180,18 @@ export function explainUnit(
     return `${head}; the data cannot rule out a ${worseWord} of ${amount(Math.abs(worst), metric, false)}, and the rules allow ${allowed}${powerWords(unit, metric)}.`
   }
   if (kind.type === 'superior') {
-    if (kind.test === 'mcnemar') {
-      const adjusted =
-        unit.pAdjusted !== null && unit.pAdjusted !== c.pValue
-          ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
-          : ''
-      return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(c.pValue)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
-    }
+    const power = unit.status === 'inconclusive' ? powerWords(unit, metric) : ''
+    // McNemar's p is the comparison's own; another test's is the unit's.
+    const p = kind.test === 'mcnemar' ? c.pValue : unit.pValue
+    const adjusted =
+      unit.pAdjusted !== null && unit.pAdjusted !== p ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
+    if (kind.test === 'mcnemar')
+      return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(p)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${power}.`
     if (kind.test === 't' || kind.test === 'randomization') {
       const test = kind.test === 't' ? 'paired t-test' : 'randomization test'
-      const adjusted =
-        unit.pAdjusted !== null && unit.pAdjusted !== unit.pValue
-          ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks`
-          : ''
-      const gain = higher ? 'rise' : 'fall'
-      return `${head}: ${test} p = ${pValue(unit.pValue)}${adjusted}; the rules need the mean to ${gain} with p < ${fixed(kind.alpha, 3)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
+      return `${head}: ${test} p = ${pValue(p)}${adjusted}; the rules need the mean to ${higher ? 'rise' : 'fall'} with p < ${fixed(kind.alpha, 3)}${power}.`
     }
-    return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${unit.status === 'inconclusive' ? powerWords(unit, metric) : ''}.`
+    return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${power}.`
   }
   return head + '.'
 }

@@ -113,16 +113,17 @@ export interface DatasetSummary {
   otherSplit: number
 }
 
-/** The trust section's parts the trust family fills (src/capabilities/trust/); absent ones are empty. */
+/**
+ * What the publishable judgment reads, filled by the trust family (src/capabilities/trust/); absent ones are null.
+ * The report reads none of it: each capability draws its own part (src/capabilities/trust/report.ts).
+ */
 export interface TrustParts {
   comparability: ComparabilityResult | null
   pooling: PoolingResult | null
-  zeroHits: ZeroHitResult
-  twoStage: TwoStageResult | null
   dataset: DatasetSummary | null
 }
 
-export interface TrustResult extends TrustParts {
+export interface TrustResult {
   /** The guards in registry order (comparability, pooling, zero hits, judge); src/decide/ counts them. */
   guards: WordedGuard[]
   publishable: { value: boolean; reasons: string[]; unchecked: string[] }
@@ -296,18 +297,12 @@ export function summariseDataset(d: DatasetJudgments, runs: TrustEvidence['runs'
  * exam was not the agreed one), or when a comparability warning or mismatch stands; and not established
  * when one of these could not be checked.
  */
-/** The trust section when no capability filled a part (per-query rows, none of the trust family in the registry). */
-const NO_TRUST_PARTS: TrustParts = {
-  comparability: null,
-  pooling: null,
-  zeroHits: { depth: 0, fromRuns: false, slices: [] },
-  twoStage: null,
-  dataset: null
-}
+/** The parts when no capability filled one (per-query rows, none of the trust family in the registry). */
+const NO_TRUST_PARTS: TrustParts = { comparability: null, pooling: null, dataset: null }
 
 /**
- * The trust section the reports show: every guard, the parts the capabilities filled (a later one's part wins),
- * and whether the result is publishable. src/gate.ts hands every capability's part here without naming one.
+ * The trust section the reports show: every guard, and whether the result is publishable from the parts the
+ * capabilities filled (a later one's part wins). src/gate.ts hands every capability's part here without naming one.
  */
 export function trustSection(
   guards: WordedGuard[],
@@ -315,7 +310,7 @@ export function trustSection(
 ): TrustResult {
   const parts: TrustParts = { ...NO_TRUST_PARTS }
   for (const part of filled) Object.assign(parts, part)
-  return { guards, ...parts, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
+  return { guards, publishable: judgePublishable(parts.pooling, parts.dataset, parts.comparability) }
 }
 
 function judgePublishable(

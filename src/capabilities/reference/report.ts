@@ -5,7 +5,7 @@ import type { ReferenceProvenance } from '../../model/provenance.js'
 import { budgetOf, lookConfidence, type BudgetLooks, type BudgetResult } from './budget.js'
 import { confidenceLabel } from '../../report/format.js'
 import { code, paragraph, strong, text, words, type Block, type Inline } from '../../model/document.js'
-import { formatAge } from '../../report/provenance.js'
+import { artifactSpans, formatAge } from '../../report/provenance.js'
 import { amount, displayNumber, sliceLabel, unitWord } from '../../report/words.js'
 import { clean } from '../../report/escape.js'
 import type { UnitSaid } from '../../decide/result.js'
@@ -115,17 +115,7 @@ function referenceSource(p: ReferenceProvenance | undefined, file: string): Inli
   const date: Inline = p.date === undefined ? [] : [words(', '), text(p.date, 40)]
   const commit: Inline = p.commit === undefined ? [] : [words('commit '), code(p.commit.slice(0, 12), 12)]
   const when: Inline = [...commit, ...date, ...(age === '' ? [] : [words(age)])]
-  if (p.from === 'artifact' && p.artifact)
-    return [
-      words('artifact “'),
-      text(p.artifact.name, 100),
-      words('” ('),
-      text(p.file, 200),
-      words(') from run '),
-      { kind: 'link', href: encodeURI(p.artifact.runUrl), spans: [words(String(p.artifact.runId))] },
-      words(', '),
-      ...when
-    ]
+  if (p.from === 'artifact' && p.artifact) return [...artifactSpans(p.artifact, p.file), words(', '), ...when]
   if (p.from === 'ref')
     return [text(p.file, 200), words(' at '), text(p.ref ?? '', 100), words(' ('), ...when, words(')')]
   return [words('file '), text(p.file, 200)]

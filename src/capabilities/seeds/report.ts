@@ -1,10 +1,9 @@
-import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import type { SeedMetricSummary, SeedsSummary } from './stats.js'
 import type { SeedSpread } from '../../stats/seed-bootstrap.js'
 import { cells, em, paragraph, row, table, text, words, type Block, type Inline } from '../../model/document.js'
 import { digitsFor, fixed, signed } from '../../report/format.js'
-import { inPoints } from '../../report/words.js'
+import { inPoints, metricOf } from '../../report/words.js'
 
 /**
  * Seed replicates in the reports (docs/statistics.md, "Seed replicates"): the spread between each side's
@@ -106,7 +105,6 @@ export function seedsJson(seeds: SeedsSummary): Record<string, unknown> {
   }
 }
 
-const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
 /** The metric's usual digits, or more when the spread between seeds would otherwise print as 0 (at most 8). */
 function digitsOf(result: GateResult, m: SeedMetricSummary): number {
   const d = digitsFor(metricOf(result, m.metric).range, Math.abs(m.baseline.means[0] ?? 0))

@@ -7,13 +7,14 @@ import {
   summariseDataset
 } from '../../trust/trust.js'
 import { COMPARABILITY_WORDS, POOLING_WORDS, ZERO_HITS_WORDS } from './words.js'
+import { comparabilityParts, datasetParts, poolingParts, twoStageParts, zeroHitsParts } from './report.js'
 
 /**
  * The trust checks that read what the core read (src/load.ts): the snapshot manifests, the runs scored against
  * the judgments, the evaluation set. Their inputs are the core's (exam: judgments, evaluation set, corpus
  * listing, dataset manifest; baseline: the baseline's run and manifest; answer: the candidate's run and
- * manifest), fetched by the same framework, so they declare none of their own. Each fills its part of the trust
- * section (src/report/trust-lines.ts renders the section as one).
+ * manifest), fetched by the same framework, so they declare none of their own. Each draws its own part of the
+ * trust section (./report.ts) and fills in what the publishable judgment reads (src/trust/trust.ts).
  */
 
 /** Snapshot comparability (rules `comparability`): a corpus, chunker or judge that differs fails the gate. */
@@ -27,7 +28,7 @@ export const comparabilityCapability: Capability<true, null, null> = {
   read: () => Promise.resolve(null),
   assess: ({ rules, core }) => {
     const { guards, comparability } = assessComparability(rules, core.trust.manifests)
-    return { guards, summary: null, trust: { comparability }, parts: {} }
+    return { guards, summary: null, trust: { comparability }, parts: comparabilityParts(comparability) }
   }
 }
 
@@ -42,7 +43,7 @@ export const poolingCapability: Capability<true, null, null> = {
   read: () => Promise.resolve(null),
   assess: ({ rules, table, core }) => {
     const { guards, pooling } = assessPooling(rules, table, core.trust.runs)
-    return { guards, summary: null, trust: { pooling }, parts: {} }
+    return { guards, summary: null, trust: { pooling }, parts: poolingParts(pooling) }
   }
 }
 
@@ -57,7 +58,7 @@ export const zeroHitsCapability: Capability<true, null, null> = {
   read: () => Promise.resolve(null),
   assess: ({ rules, table, core }) => {
     const { guards, zeroHits } = assessZeroHits(rules, table, core.trust.runs)
-    return { guards, summary: null, trust: { zeroHits }, parts: {} }
+    return { guards, summary: null, parts: zeroHitsParts(zeroHits) }
   }
 }
 
@@ -72,8 +73,7 @@ export const twoStageCapability: Capability<true, null, null> = {
   assess: ({ rules, table, core }) => ({
     guards: [],
     summary: null,
-    trust: { twoStage: assessTwoStage(rules, table, core.trust.runs) },
-    parts: {}
+    parts: twoStageParts(assessTwoStage(rules, table, core.trust.runs))
   })
 }
 
@@ -85,10 +85,8 @@ export const datasetCapability: Capability<true, null, null> = {
   needsRows: (_c, rules) => (rules.dataset === undefined ? undefined : 'dataset'),
   inputs: () => [],
   read: () => Promise.resolve(null),
-  assess: ({ core }) => ({
-    guards: [],
-    summary: null,
-    trust: { dataset: core.trust.dataset === null ? null : summariseDataset(core.trust.dataset, core.trust.runs) },
-    parts: {}
-  })
+  assess: ({ core }) => {
+    const dataset = core.trust.dataset === null ? null : summariseDataset(core.trust.dataset, core.trust.runs)
+    return { guards: [], summary: null, trust: { dataset }, parts: datasetParts(dataset) }
+  }
 }

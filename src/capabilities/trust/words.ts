@@ -32,7 +32,7 @@ export const ZERO_HITS_WORDS = {
 }
 
 /** A share as a percentage with one decimal (the trust checks' one format). */
-function pct(x: number): string {
+export function pct(x: number): string {
   return percent(x, 1)
 }
 
@@ -55,6 +55,7 @@ function limits(cap: ShareCap): string {
   return parts.join(' and ')
 }
 
-function label(slice: Array<[string, string]>): string {
+/** A slice in the trust checks' words: "all queries", "category=qa, segment=new". */
+export function label(slice: Array<[string, string]>): string {
   return slice.length === 0 ? 'all queries' : slice.map(([k, v]) => `${k}=${v}`).join(', ')
 }

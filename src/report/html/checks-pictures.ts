@@ -1,8 +1,8 @@
-import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import { barRows } from '../count-bars.js'
 import { gatedForestData, sliceForestRows } from '../forest.js'
 import { gatedMetrics } from '../regressions.js'
+import { metricOf } from '../words.js'
 import { hiddenRowsLine } from '../slice-rows.js'
 import { barsSvg, limitItems } from './bars-svg.js'
 import { entities, esc } from './escape.js'
@@ -13,8 +13,6 @@ import { forestSvg } from './forest-svg.js'
  * slice; and the exploratory per-slice forest plots. Each picture is SVG drawn by this folder from the same rows
  * as the Markdown report's Unicode pictures (forest.ts, count-bars.ts). Query by query is query-section.ts.
  */
-
-const metricOf = (result: GateResult, name: string): MetricRule => result.rules.metrics.get(name) as MetricRule
 
 /** What the forest plots' marks mean (the same words for every plot). */
 const FOREST_LEGEND = [

@@ -1,5 +1,5 @@
 import type { MetricRule } from '../../config/types.js'
-import { histogram, type Bin } from '../histogram.js'
+import { histogram, SIDE_SYMBOL as SYMBOL } from '../histogram.js'
 import { maxOf } from '../../util/extent.js'
 import { unitWord } from '../words.js'
 import { entities, esc } from './escape.js'
@@ -20,8 +20,6 @@ const BAR_RIGHT = 384
 const ROW = 22
 const TOP = 10
 const BOTTOM = 52
-
-const SYMBOL: Record<Bin['side'], string> = { worse: '▼', same: '=', better: '▲' }
 
 /** What one histogram draws: a metric's per-query differences, and the picture's accessible name (RAW). */
 export interface HistogramPicture {

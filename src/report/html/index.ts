@@ -4,15 +4,16 @@ import { reportHead } from '../head.js'
 import { SECTION_TITLES } from '../sections.js'
 import { SCOPE_SENTENCE } from '../words.js'
 import { TOOL_NAME } from '../../version.js'
-import { capabilityDetails, capabilityParts } from './capabilities.js'
 import { htmlDocument } from './document.js'
 import { entities } from './escape.js'
 import { headHtml } from './head-html.js'
 import { forestSection, sliceBarsSection } from './checks-pictures.js'
 import { querySection } from './query-section.js'
-import type { QueryDetails } from './regressed-table.js'
+import { capabilityDetails, type QueryDetails } from './regressed-table.js'
 import { breakdownBody, checksBody, collapsed, detailsBody, regressedBody, section } from './sections-html.js'
 import { sliceColours } from './slice-colours.js'
+import { slotBlocks } from '../slots.js'
+import { toHtml } from '../doc/html.js'
 
 export { HTML_FILE } from '../files.js'
 export { POINTS_PER_PLOT } from './points.js'
@@ -36,7 +37,7 @@ export interface HtmlOptions {
  * a baseline-against-candidate scatter of the queries and the histogram of their changes, wins and losses per
  * slice, the regressed queries (sortable, filterable; with their text and both top-k lists when `details` has
  * them), coverage, comparability, trust and method. The words are the Markdown report's, from the same
- * functions (src/report/); the capabilities' parts come through one hook (capabilities.ts).
+ * functions (src/report/); the capabilities' parts come through their slots (slots.ts).
  *
  * Bounded for any number of queries: a scatter draws at most POINTS_PER_PLOT queries (the worst and a fixed
  * sample, points.ts), the table lists REGRESSED_ROWS, the pictures and slice tables the Markdown's caps, so a
@@ -46,17 +47,16 @@ export interface HtmlOptions {
 export function toHtmlReport(result: GateResult, options: HtmlOptions = {}): string {
   const { files } = options
   const head = reportHead(result, files)
-  const parts = capabilityParts(result, files)
   const isHoldout = (i: number): boolean => isWithheld(result, i)
   const primary = result.rules.metrics.get(result.primaryMetric)?.name ?? result.primaryMetric
   const colours = sliceColours(result.rules, result.table)
   const regressed = `Regressed queries: ${result.regressions.length} of ${result.coverage.paired} got worse on ${primary}`
   const body = [
-    headHtml(result, head, parts.head),
+    headHtml(result, head, toHtml(slotBlocks(result, 'head', files))),
     contents(),
     '<main>',
-    section('checks-section', 'Gated checks', checksBody(result, head, parts)),
-    parts.budget,
+    section('checks-section', 'Gated checks', checksBody(result, head, files)),
+    toHtml(slotBlocks(result, 'afterFindings', files), 2),
     section('forest-section', 'Every check on one axis', forestSection(result)),
     section(
       'queries-section',
@@ -65,18 +65,17 @@ export function toHtmlReport(result: GateResult, options: HtmlOptions = {}): str
     ),
     section('slices-section', 'Wins and losses per slice', sliceBarsSection(result)),
     collapsed('breakdown', SECTION_TITLES.breakdown, breakdownBody(result)),
-    parts.history,
+    toHtml(slotBlocks(result, 'afterPictures', files), 2),
     section(
       'regressed-section',
       regressed,
       regressedBody(result, {
-        isHoldout,
         files,
         details: options.details ?? capabilityDetails(result),
         maxRows: options.maxRows
       })
     ),
-    section('details-section', 'Coverage, comparability, trust and method', detailsBody(result, parts, files)),
+    section('details-section', 'Coverage, comparability, trust and method', detailsBody(result, files)),
     '</main>',
     `<footer><p><em>${entities(SCOPE_SENTENCE)}</em></p></footer>`
   ]

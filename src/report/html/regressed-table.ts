@@ -1,10 +1,10 @@
 import { rowOfId } from '../../align/row-of-id.js'
 import type { MetricRule } from '../../config/types.js'
-import type { GateResult, RegressedQuery } from '../../decide/result.js'
+import { queryDetails, type GateResult, type RegressedQuery } from '../../decide/result.js'
 import { fixed } from '../format.js'
 import { changeWithUnit, levelDigits } from '../words.js'
 import { gatedMetrics } from '../regressions.js'
-import { withheldSentence } from '../holdout.js'
+import { listableRegressions, withheldSentence } from '../holdout.js'
 import { gradeText } from '../top-documents.js'
 import { entities, esc } from './escape.js'
 
@@ -45,6 +45,22 @@ export interface QueryDetails {
   candidateTop?: Lookup<readonly RankedDoc[]>
 }
 
+/**
+ * What the capabilities show beside each query (the queries file's text; both runs' top documents with their
+ * judgments' grades in runs mode), as the page's lookups by query id.
+ */
+export function capabilityDetails(result: GateResult): QueryDetails | undefined {
+  if (!result.capabilities.some((c) => c.parts.queryDetails !== undefined)) return undefined
+  const at = (id: string) => queryDetails(result, rowOfId(result.table, id))
+  const ranked = (docs: string[] | undefined, grades: Array<number | null> | undefined): RankedDoc[] | undefined =>
+    docs?.map((doc, k) => ({ doc, grade: grades?.[k] ?? null }))
+  return {
+    text: { get: (id) => at(id).text },
+    baselineTop: { get: (id) => ranked(at(id).top?.baseline, at(id).grades?.baseline) },
+    candidateTop: { get: (id) => ranked(at(id).top?.candidate, at(id).grades?.candidate) }
+  }
+}
+
 interface Column {
   head: string
   /** Numeric columns sort by value and are right-aligned. */
@@ -72,8 +88,6 @@ function topList(side: string, docs: readonly RankedDoc[]): string {
 
 /** What the table needs besides the result. */
 export interface RegressedOptions {
-  /** decide/holdout.ts's mask: a holdout query is never listed. */
-  isHoldout: (i: number) => boolean
   details?: QueryDetails
   /** Most rows listed (REGRESSED_ROWS). */
   maxRows?: number
@@ -155,8 +169,8 @@ export function regressedTable(
 ): { html: string; listed: number; withheld: number } {
   const { table } = result
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
-  const listable = result.regressions.filter((r) => !options.isHoldout(rowOfId(table, r.id)))
-  const withheld = result.regressions.length - listable.length
+  // A holdout query is never listed (holdout.ts, as in every report).
+  const { shown: listable, withheld } = listableRegressions(result)
   const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
   const out: string[] = []
   if (rows.length > 0) {

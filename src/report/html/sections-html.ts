@@ -7,13 +7,14 @@ import {
   breakdownTables,
   checkDetailsTable,
   checksTable,
+  comparabilityBody,
   coverageBody,
   methodBody,
   SECTION_TITLES
 } from '../sections.js'
 import { trustBody } from '../trust-lines.js'
+import { capabilitySections, slotBlocks } from '../slots.js'
 import { statisticsSentences } from '../words.js'
-import type { CapabilityParts } from './capabilities.js'
 import { esc } from './escape.js'
 import { toHtml } from '../doc/html.js'
 import { sliceForests } from './checks-pictures.js'
@@ -42,10 +43,11 @@ export function finding(status: string, name: string, sentence: string): string 
 }
 
 /** The gated checks: the table, the statistics' sentences, every other unit that did not pass, the details. */
-export function checksBody(result: GateResult, head: ReportHead, parts: CapabilityParts): string {
+export function checksBody(result: GateResult, head: ReportHead, files: WrittenFiles | undefined): string {
   const out: string[] = [toHtml([checksTable(result)])]
   for (const s of statisticsSentences(result)) out.push(`<p class="note">${esc(s, 600)}</p>`)
-  if (parts.underChecks !== '') out.push(parts.underChecks)
+  const underChecks = toHtml(slotBlocks(result, 'underChecks', files))
+  if (underChecks !== '') out.push(underChecks)
   if (head.findings.length > 0) {
     const items = head.findings.map((f) => finding(f.unit.status, f.check.rule.name, f.sentence))
     out.push(`<ul class="findings">${items.join('\n')}</ul>`)
@@ -81,13 +83,14 @@ function nextStepsBody(result: GateResult, files: WrittenFiles | undefined): str
 }
 
 /** The collapsed sections after the regressed queries, in the Markdown report's order. */
-export function detailsBody(result: GateResult, parts: CapabilityParts, files: WrittenFiles | undefined): string {
-  const trust = result.trust ? `${parts.judge}\n${toHtml(trustBody(result.trust))}` : ''
+export function detailsBody(result: GateResult, files: WrittenFiles | undefined): string {
+  const judge = toHtml(slotBlocks(result, 'trustDetails', files))
+  const trust = result.trust ? `${judge}\n${toHtml(trustBody(result.trust, result, files))}` : ''
   return [
     collapsed('coverage', SECTION_TITLES.coverage, toHtml(coverageBody(result))),
-    collapsed('comparability', SECTION_TITLES.comparability, parts.comparability),
+    collapsed('comparability', SECTION_TITLES.comparability, toHtml(comparabilityBody(result))),
     collapsed('trust', SECTION_TITLES.trust, trust),
-    ...parts.sections.map((s) => collapsed(s.id, s.title, s.html)),
+    ...capabilitySections(result, files).map((s) => collapsed(s.id, s.title, toHtml(s.body))),
     collapsed('method', SECTION_TITLES.method, toHtml(methodBody(result))),
     collapsed('next', SECTION_TITLES.next, nextStepsBody(result, files))
   ].join('\n')
