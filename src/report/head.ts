@@ -21,6 +21,8 @@ export interface ReportHead {
   sentence: string | null
   /** The counts: "3 of 4 checks pass, 0 fail, 1 inconclusive (inconclusive counts as fail)" (own words). */
   checks: string
+  /** The queries compared: "300 queries paired", and how many of them the candidate left out (scored as missing). */
+  paired: string
   /** Trust rules that did not pass, except the deciding one (its reason is {@link sentence}). */
   trust: Array<{ rule: string; status: 'fail' | 'inconclusive'; reason: string }>
   /** Where the unjudged pooled documents are listed (or how to list them), when there are any. */
@@ -48,6 +50,7 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
           : { by: `decided by check ${decidedBy.check.rule.index + 1}`, name: decidedBy.check.rule.name },
     sentence,
     checks: `${pass} of ${total} checks pass, ${fail} fail, ${inconclusive} inconclusive${inconclusiveCounting(result.decision.checks)}`,
+    paired: pairedWords(result.coverage),
     trust: others.map((g) => ({
       rule: g.rule,
       status: g.status as 'fail' | 'inconclusive',
@@ -56,6 +59,18 @@ export function reportHead(result: GateResult, files?: WrittenFiles): ReportHead
     toJudge: toJudgeSentence(toJudgeOf(result), files),
     findings: summary.findings.filter((f) => f !== shown)
   }
+}
+
+/**
+ * "300 queries paired"; under `queries.missing: zero` with queries the candidate left out, how many of the compared
+ * ones were filled rather than answered (a candidate that leaves out its worst queries is seen in the head, not
+ * only in the Coverage section).
+ */
+function pairedWords(coverage: GateResult['coverage']): string {
+  const queries = (n: number): string => `${n} ${n === 1 ? 'query' : 'queries'}`
+  const left = coverage.missingPolicy === 'zero' ? coverage.onlyInBaseline.length : 0
+  const paired = `${queries(coverage.paired)} ${left > 0 ? 'compared' : 'paired'}`
+  return left > 0 ? `${paired}, ${left} of them left out by the candidate and scored with the fill values` : paired
 }
 
 /** "The 24 pooled top-10 documents without a grade (3 queries) are listed in to-judge.jsonl.", or how to list them. */

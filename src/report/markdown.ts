@@ -84,7 +84,7 @@ function headSection(out: Block[], result: GateResult, head: ReportHead): void {
   if (head.sentence !== null) blocks.push(paragraph(strong(text(head.sentence, 800))))
   const worse: Inline =
     result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
-  blocks.push(paragraph(words(`${head.checks} · ${result.coverage.paired} queries paired`), ...worse, words('.')))
+  blocks.push(paragraph(words(`${head.checks} · ${head.paired}`), ...worse, words('.')))
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
   if (result.trust && head.trust.length > 0) blocks.push(list(...notPassedLines(head, false).trust))
   pushAll(out, blocks)

@@ -71,7 +71,7 @@ function headBlocks(result: GateResult, head: ReportHead): Block[] {
       : [toned('FAIL', 'fail'), words(`  ${TOOL_NAME}, ${by.by} "`), text(by.name), words('"')]
   const lines: Inline[] = []
   if (head.sentence !== null) lines.push([text(head.sentence, 800)])
-  lines.push([em(words(`${head.checks}; ${result.coverage.paired} queries paired.`))])
+  lines.push([em(words(`${head.checks}; ${head.paired}.`))])
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) lines.push([em(text(`${ignored}.`, 400))])
   lines.push(...notPassedLines(head, true).trust)

@@ -27,7 +27,7 @@ export function headHtml(result: GateResult, head: ReportHead, extra: string): s
   const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
   const worse =
     result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${esc(primary.name, 60)}` : ''
-  out.push(`<p class="counts">${entities(head.checks)} · ${result.coverage.paired} queries paired${worse}.</p>`)
+  out.push(`<p class="counts">${entities(head.checks)} · ${entities(head.paired)}${worse}.</p>`)
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) out.push(`<p class="note">${entities(ignored)}.</p>`)
   if (head.trust.length > 0) {
