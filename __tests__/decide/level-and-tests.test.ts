@@ -202,6 +202,17 @@ describe('superior: { test: t | randomization }', () => {
     expect(unitOf('superior: { test: t, alpha: 0.001 }', BASE, CAND, UNBOUNDED).unit.pTest).toBe('t')
   })
 
+  it("the report shows the rules' alpha as written, never rounded to 0.000", () => {
+    // Printed with three decimals before: alpha 0.0001 read "p < 0.000".
+    const md = toMarkdown(unitOf('superior: { test: t, alpha: 0.0001 }', NOISY, CAND).result)
+    expect(md).toMatch(/the rules need the mean to rise with p < 0\.0001[;.]/)
+    expect(md).toContain('| t p <\u00a00.0001 (0.8041) |')
+    expect(md).not.toContain('0.000 ')
+    expect(toMarkdown(unitOf('superior: { test: t, alpha: 0.0125 }', NOISY, CAND).result)).toMatch(
+      /with p < 0\.0125[;.]/
+    )
+  })
+
   it('the report names the test and its p', () => {
     const md = toMarkdown(unitOf('superior: { test: t }', NOISY, CAND).result)
     expect(md).toMatch(/paired t-test p = 0\.8041; the rules need the mean to rise with p < 0\.050/)

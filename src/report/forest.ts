@@ -6,7 +6,7 @@ import type { Comparison } from '../stats/compare.js'
 import { axisLines, columnOf, numberAxis, type NumberAxis } from './axis.js'
 import { cutToWidth, displayWidth, padEnd, padStart } from './columns.js'
 import { codeText } from './escape.js'
-import { confidenceLabels, fixed } from './format.js'
+import { alphaText, confidenceLabels } from './format.js'
 import { gatedMetrics } from './regressions.js'
 import { displayNumber, inPoints, sliceLabel, unitWord } from './words.js'
 
@@ -229,7 +229,7 @@ function keyWords(check: CheckResult, limits: number[], metric: MetricRule): str
   const u = unitWord(metric)
   const words = limits.map((l) => displayNumber(l, metric)).join(', ')
   if (kind.type === 'superior' && kind.test !== 'bootstrap') {
-    const alpha = fixed(kind.alpha, 3)
+    const alpha = alphaText(kind.alpha)
     const test =
       kind.test === 'mcnemar'
         ? `McNemar p < ${alpha}, more gained than lost`

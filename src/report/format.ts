@@ -28,6 +28,16 @@ export function pValue(p: number | null): string {
   return p < 0.0001 ? '< 0.0001' : fixed(p, 4)
 }
 
+/**
+ * A test's level as the rules wrote it: three decimals where they show it exactly (0.05 -> "0.050", as the reports
+ * always printed; 1 − 0.95 too), else three significant digits (0.0001 -> "0.0001", never "0.000"; 0.0125 -> "0.0125").
+ */
+export function alphaText(alpha: number): string {
+  const three = fixed(alpha, 3)
+  // 1 − 0.95 is 0.050000000000000044: "0.050" shows it, to the precision it was written with.
+  return Math.abs(Number(three) - alpha) <= 1e-9 * alpha ? three : String(Number(alpha.toPrecision(3)))
+}
+
 /** 0.123 -> "12.3%". */
 export function percent(x: number, digits = 1): string {
   return Number.isFinite(x) ? `${fixed(x * 100, digits)}%` : 'n/a'

@@ -20,7 +20,7 @@ import {
   type Inline,
   type Span
 } from '../model/document.js'
-import { confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
+import { alphaText, confidenceLabel, fixed, intervalCell, intervalHeading, pValue, signed } from './format.js'
 import { cellUnit, changeCell, levelDigits, metricOf, sliceLabel, STATUS } from './words.js'
 import { foldedCount, foldedNeeds, foldedSlices, foldedSummary, isFolded } from './folded-checks.js'
 import { methodName, methodRows, slicesList } from './interval-words.js'
@@ -139,7 +139,7 @@ function needsWords(check: CheckResult, unit: UnitResult, metric: MetricRule, sh
     // McNemar's p is the comparison's own; another test's is the unit's.
     const p = pValue(kind.test === 'mcnemar' ? c.pValue : unit.pValue)
     const test = kind.test === 'mcnemar' ? '' : `${kind.test} `
-    return `${test}p < ${fixed(kind.alpha, 3)}${short ? ` (${p})` : `, gain (p = ${p})`}`
+    return `${test}p < ${alphaText(kind.alpha)}${short ? ` (${p})` : `, gain (p = ${p})`}`
   }
   if (kind.type === 'non_inferior')
     return higher ? `${low} ≥ ${change(-unit.margin, metric, c)}` : `${high} ≤ ${change(unit.margin, metric, c)}`

@@ -2,7 +2,7 @@ import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import type { GateResult } from '../decide/result.js'
 import { clean } from './escape.js'
-import { confidenceLabel, digitsFor, fixed, pValue, signed } from './format.js'
+import { alphaText, confidenceLabel, digitsFor, fixed, pValue, signed } from './format.js'
 import { whyNoPass } from './interval-words.js'
 import { sliceLabel } from './slice-label.js'
 
@@ -186,10 +186,10 @@ export function explainUnit(
     const adjusted =
       unit.pAdjusted !== null && unit.pAdjusted !== p ? `, ${pValue(unit.pAdjusted)} adjusted for the other checks` : ''
     if (kind.test === 'mcnemar')
-      return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(p)}${adjusted}); the rules need more gained than lost with p < ${fixed(kind.alpha, 3)}${power}.`
+      return `${head}: ${c.gained} queries gained and ${c.lost} lost (McNemar p = ${pValue(p)}${adjusted}); the rules need more gained than lost with p < ${alphaText(kind.alpha)}${power}.`
     if (kind.test === 't' || kind.test === 'randomization') {
       const test = kind.test === 't' ? 'paired t-test' : 'randomization test'
-      return `${head}: ${test} p = ${pValue(p)}${adjusted}; the rules need the mean to ${higher ? 'rise' : 'fall'} with p < ${fixed(kind.alpha, 3)}${power}.`
+      return `${head}: ${test} p = ${pValue(p)}${adjusted}; the rules need the mean to ${higher ? 'rise' : 'fall'} with p < ${alphaText(kind.alpha)}${power}.`
     }
     return `${head}; the rules need the whole interval to show a gain of more than ${marginWords(unit.margin)}${power}.`
   }
