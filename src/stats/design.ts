@@ -1,7 +1,7 @@
 import type { PairedTable } from '../align/pair.js'
 import type { StatisticsRules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import { quote } from '../util/show.js'
+import { quote, quoteList } from '../util/show.js'
 import { workerArray } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
@@ -254,11 +254,7 @@ export function checkWeights(
       throw new InputError(
         { file, key: `statistics.weights.target.${v}` },
         `no query has ${weights.by} = ${quote(v)}`,
-        `values present: ${[...present]
-          .sort()
-          .slice(0, 20)
-          .map((x) => quote(x))
-          .join(', ')}`
+        `values present: ${quoteList([...present].sort(), 20)}`
       )
     }
   }
@@ -267,10 +263,7 @@ export function checkWeights(
   if (missing.length > 0) {
     throw new InputError(
       { file, key: 'statistics.weights.target' },
-      `${weights.by} = ${missing
-        .slice(0, 5)
-        .map((x) => quote(x))
-        .join(', ')} occurs in the data but has no target weight`,
+      `${weights.by} = ${quoteList(missing, 5)} occurs in the data but has no target weight`,
       'give every value its share of the target population (0 to leave it out on purpose)'
     )
   }
