@@ -5,7 +5,7 @@ import { escapeNonAscii } from '../readers/plain-rows.js'
 import type { SideRows } from '../model/rows.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { attributeRefusal, missingMetricHint } from './attribute-hint.js'
-import { quote } from '../util/show.js'
+import { quote, quoteList } from '../util/show.js'
 
 /** How many ids an error or a report line lists before "and N more". */
 const LIST_LIMIT = 20
@@ -336,10 +336,7 @@ function refuseVacuousWhere(
       throw new InputError(
         at(`where.${name}`),
         `no query has ${name} = ${quote(value)}${suggestion(value, values)}`,
-        `values present: ${values
-          .slice(0, 20)
-          .map((v) => quote(v))
-          .join(', ')}`
+        `values present: ${quoteList(values, 20)}`
       )
     }
   }

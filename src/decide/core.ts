@@ -40,7 +40,7 @@ export interface Against {
 /** Where the interval stands: 'short' before anything (a shown loss is never left undecided by the rule). */
 export function standing(a: Against): Standing {
   const sign = a.better === 'higher' ? 1 : -1
-  const [worse, better] = sign > 0 ? [a.ci[0], a.ci[1]] : [-a.ci[1], -a.ci[0]]
+  const [worse, better] = inBetterDirection(a.ci, a.better)
   const bar = sign * a.threshold
   if (better < bar) return 'short'
   const clearsAt = (end: number): boolean => (a.strict ? end > bar : end >= bar)

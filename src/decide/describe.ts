@@ -144,16 +144,10 @@ export function describeCheck(rule: CheckRule, rules: Rules): CheckDescription {
       fail: ['shown_worse', ...always],
       inconclusive: inconclusive(['interval_crosses_margin', 'too_few_queries', 'interval_unreliable'])
     }
-  if (kind.test !== 'bootstrap')
-    return {
-      ...base,
-      test: `superior_${kind.test}`,
-      fail: ['shown_worse', 'shown_not_better', ...always],
-      inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
-    }
+  // superior_bootstrap, superior_mcnemar, superior_t, superior_randomization: the same reasons, by the test named.
   return {
     ...base,
-    test: 'superior_bootstrap',
+    test: `superior_${kind.test}`,
     fail: ['shown_worse', 'shown_not_better', ...always],
     inconclusive: inconclusive(['not_shown_better', 'too_few_queries', 'interval_unreliable'])
   }

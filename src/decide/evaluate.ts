@@ -192,25 +192,17 @@ function evaluateUnit(rule: CheckRule, metric: MetricRule, filters: Filters, con
   return unit(...SUPERIOR_WORDS[at], margin)
 }
 
-/** Each standing (src/decide/core.ts) in the words of a non_inferior unit, a superior one and a level. */
-const NON_INFERIOR_WORDS: Record<Standing, [Status, Reason]> = {
+/** Each standing (src/decide/core.ts) in a kind's words: every kind holds, or is unsupported, alike. */
+const wordsOf = (short: Reason, straddles: Reason): Record<Standing, [Status, Reason]> => ({
   clears: ['pass', 'holds'],
-  short: ['fail', 'shown_worse'],
-  straddles: ['inconclusive', 'interval_crosses_margin'],
+  short: ['fail', short],
+  straddles: ['inconclusive', straddles],
   unsupported: ['inconclusive', 'interval_unreliable']
-}
-const SUPERIOR_WORDS: Record<Standing, [Status, Reason]> = {
-  clears: ['pass', 'holds'],
-  short: ['fail', 'shown_not_better'],
-  straddles: ['inconclusive', 'not_shown_better'],
-  unsupported: ['inconclusive', 'interval_unreliable']
-}
-const LEVEL_WORDS: Record<Standing, [Status, Reason]> = {
-  clears: ['pass', 'holds'],
-  short: ['fail', 'beyond_level'],
-  straddles: ['inconclusive', 'interval_crosses_level'],
-  unsupported: ['inconclusive', 'interval_unreliable']
-}
+})
+/** The words of a non_inferior unit, a superior one and a level. */
+const NON_INFERIOR_WORDS = wordsOf('shown_worse', 'interval_crosses_margin')
+const SUPERIOR_WORDS = wordsOf('shown_not_better', 'not_shown_better')
+const LEVEL_WORDS = wordsOf('beyond_level', 'interval_crosses_level')
 
 /** What a max_regressions unit is judged with. */
 interface RegressionSite {

@@ -130,14 +130,7 @@ export function capHoldoutUnit(
 ): UnitResult {
   if (unit.status === 'fail') return unit
   if (!account.exceeded && account.unknown === null) return unit
-  let touches = false
-  for (const i of stats.members(unit.slice)) {
-    if (mask[i] === 1) {
-      touches = true
-      break
-    }
-  }
-  if (!touches) return unit
+  if (!stats.members(unit.slice).some((i) => mask[i] === 1)) return unit
   // more queries settle nothing here: no interval is too wide
   const capped = { ...unit, status: 'inconclusive' as const, settledByQueries: false as const }
   if (account.unknown !== null) return { ...capped, reason: 'holdout_looks_unknown' }

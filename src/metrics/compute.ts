@@ -25,7 +25,8 @@ function discounts(n: number): Float64Array {
   return log2Table
 }
 
-function gainOf(grade: number, exp: boolean): number {
+/** A grade's gain in DCG: the grade, or 2^grade − 1 (exp); 0 for a grade of 0 or below. The two-stage diagnostics' too. */
+export function gainOf(grade: number, exp: boolean): number {
   if (grade <= 0) return 0
   return exp ? Math.pow(2, grade) - 1 : grade
 }

@@ -7,7 +7,7 @@ import { countRelevant, type JudgedQuery, type Qrels } from '../model/qrels.js'
 import { readQrels } from '../readers/qrels.js'
 import { rankGrades } from './rank.js'
 import { readRun } from '../readers/run.js'
-import { quote } from '../util/show.js'
+import { quote, quoteList } from '../util/show.js'
 
 /**
  * Run + judgments → per-query metric rows for the gate. The query set is the judgments' (trec_eval `-c`):
@@ -323,10 +323,7 @@ function refuseAbsentQueries(
     (id) => !scored.has(id) && (policy === 'zero' || countRelevant(qrels.queries.get(id)!, 1) > 0)
   )
   if (absent.length === 0) return
-  const shown = absent
-    .slice(0, ABSENT_SHOWN)
-    .map((id) => quote(id))
-    .join(', ')
+  const shown = quoteList(absent, ABSENT_SHOWN)
   const more = absent.length > ABSENT_SHOWN ? `, ... ${absent.length - ABSENT_SHOWN} more` : ''
   throw new InputError(
     { file: runFile },

@@ -1,7 +1,7 @@
 import type { PairedTable } from '../align/pair.js'
 import type { StatisticsRules } from '../config/types.js'
 import { InputError } from '../errors.js'
-import { quote } from '../util/show.js'
+import { quote, quoteList } from '../util/show.js'
 import { workerArray } from './threads.js'
 
 /** Local bindings: a global lookup of Math per call is slow in some hosts (Jest's vm context: 100x). */
@@ -254,11 +254,7 @@ export function checkWeights(
       throw new InputError(
         { file, key: `statistics.weights.target.${v}` },
         `no query has ${weights.by} = ${quote(v)}`,
-        `values present: ${[...present]
-          .sort()
-          .slice(0, 20)
-          .map((x) => quote(x))
-          .join(', ')}`
+        `values present: ${quoteList([...present].sort(), 20)}`
       )
     }
   }
@@ -267,10 +263,7 @@ export function checkWeights(
   if (missing.length > 0) {
     throw new InputError(
       { file, key: 'statistics.weights.target' },
-      `${weights.by} = ${missing
-        .slice(0, 5)
-        .map((x) => quote(x))
-        .join(', ')} occurs in the data but has no target weight`,
+      `${weights.by} = ${quoteList(missing, 5)} occurs in the data but has no target weight`,
       'give every value its share of the target population (0 to leave it out on purpose)'
     )
   }
@@ -298,23 +291,25 @@ export function denominator(design: Design, s: Stratum): number {
 }
 
 /**
- * The estimate of column c (see {@link Design}) with the design's weights, or with `weightsOverride`
- * (e.g. the observed shares, for the observed-mix figure). Sums run in unit order with compensation.
+ * The estimate of column c (see {@link Design}) with the design's weights. Sums run in unit order with
+ * compensation ({@link stratumSum}).
  */
-export function estimate(design: Design, c: number, weightsOverride?: number[]): number {
-  const { k, values } = design
+export function estimate(design: Design, c: number): number {
   let total = 0
-  design.strata.forEach((s, si) => {
-    let sum = 0
-    let comp = 0
-    for (let u = s.start; u < s.start + s.size; u++) {
-      const x = values[u * k + c]
-      const t = sum + x
-      comp += abs(sum) >= abs(x) ? sum - t + x : x - t + sum
-      sum = t
-    }
-    const w = weightsOverride ? weightsOverride[si] : s.weight
-    total += (w * (sum + comp)) / denominator(design, s)
-  })
+  for (const s of design.strata) total += (s.weight * stratumSum(design, c, s)) / denominator(design, s)
   return design.units === 0 ? Number.NaN : total
+}
+
+/** Σ of column c over a stratum's units in unit order, compensated (Neumaier): what the estimate and the moments add. */
+export function stratumSum(design: Design, c: number, s: Stratum): number {
+  const { k, values } = design
+  let sum = 0
+  let comp = 0
+  for (let u = s.start; u < s.start + s.size; u++) {
+    const x = values[u * k + c]
+    const t = sum + x
+    comp += abs(sum) >= abs(x) ? sum - t + x : x - t + sum
+    sum = t
+  }
+  return sum + comp
 }

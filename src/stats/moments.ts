@@ -1,4 +1,4 @@
-import { denominator, type Design } from './design.js'
+import { denominator, stratumSum, type Design } from './design.js'
 
 /**
  * The sufficient statistics every decision is made from (docs/statistics.md, "One decision core"): per stratum of a
@@ -46,15 +46,7 @@ export function momentsOfDesign(design: Design, c: number): StratumMoments[] {
   const { k, values, counts } = design
   return design.strata.map((s) => {
     const den = denominator(design, s)
-    let sum = 0
-    let comp = 0
-    for (let u = s.start; u < s.start + s.size; u++) {
-      const x = values[u * k + c]
-      const t = sum + x
-      comp += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum
-      sum = t
-    }
-    sum += comp
+    const sum = stratumSum(design, c, s)
     const ratio = sum / den
     let m2 = 0
     let m3 = 0

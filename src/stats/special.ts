@@ -38,30 +38,30 @@ function lgammaRatio(a: number, b: number): number {
   return main + c(a) - c(ab)
 }
 
+/** The floor of a continued fraction's denominators in the modified Lentz algorithm (no division by zero). */
+const TINY = 1e-300
+
+/** One modified Lentz step of a continued fraction's term a / (b + …): updates `s` and returns the factor h takes. */
+function lentzStep(s: { c: number; d: number }, a: number, b: number): number {
+  let d = b + a * s.d
+  if (Math.abs(d) < TINY) d = TINY
+  let c = b + a / s.c
+  if (Math.abs(c) < TINY) c = TINY
+  s.d = 1 / d
+  s.c = c
+  return s.d * c
+}
+
 /** Continued fraction of the regularized incomplete beta function (modified Lentz). */
 function betaContinuedFraction(x: number, a: number, b: number): number {
-  const TINY = 1e-300
-  let c = 1
   let d = 1 - ((a + b) * x) / (a + 1)
   if (Math.abs(d) < TINY) d = TINY
-  d = 1 / d
-  let h = d
+  const s = { c: 1, d: 1 / d }
+  let h = s.d
   for (let m = 1; m <= 10000; m++) {
     const m2 = 2 * m
-    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2))
-    d = 1 + aa * d
-    if (Math.abs(d) < TINY) d = TINY
-    c = 1 + aa / c
-    if (Math.abs(c) < TINY) c = TINY
-    d = 1 / d
-    h *= d * c
-    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))
-    d = 1 + aa * d
-    if (Math.abs(d) < TINY) d = TINY
-    c = 1 + aa / c
-    if (Math.abs(c) < TINY) c = TINY
-    d = 1 / d
-    const del = d * c
+    h *= lentzStep(s, (m * (b - m) * x) / ((a + m2 - 1) * (a + m2)), 1)
+    const del = lentzStep(s, (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1)), 1)
     h *= del
     if (Math.abs(del - 1) < 1e-16) break
   }
@@ -97,20 +97,12 @@ function upperGamma(a: number, x: number): number {
     }
     return 1 - sum * Math.exp(lnFront)
   }
-  const TINY = 1e-300
   let b = x + 1 - a
-  let c = 1 / TINY
-  let d = 1 / b
-  let h = d
+  const s = { c: 1 / TINY, d: 1 / b }
+  let h = s.d
   for (let i = 1; i < 10000; i++) {
-    const an = -i * (i - a)
     b += 2
-    d = an * d + b
-    if (Math.abs(d) < TINY) d = TINY
-    c = b + an / c
-    if (Math.abs(c) < TINY) c = TINY
-    d = 1 / d
-    const del = d * c
+    const del = lentzStep(s, -i * (i - a), b)
     h *= del
     if (Math.abs(del - 1) < 1e-16) break
   }

@@ -316,20 +316,12 @@ function outputSelects(plan: SqlPlan, at: { coverage: CoverageSql; withSums: boo
   const { d, rules, options, metrics, idx, M, thresholds, shard } = plan
   const { coverage, withSums } = at
   const { permutations } = rules.statistics
-  const out = (
-    section: string,
-    cols: {
-      family: string
-      value: string
-      stratum: string
-      metric: string
-      stat: string
-      slot: string
-      x: string
-      y: string
-    }
-  ): string =>
-    `SELECT ${d.literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`
+  const none = d.literal('')
+  // A row of the long format; a column not given is the empty text or 0 (family and slot 0, no value, stratum or y).
+  const out = (section: string, given: Partial<Record<OutColumn, string>> & { stat: string }): string => {
+    const cols = { family: '0', value: none, stratum: none, metric: none, slot: '0', x: '0', y: '0', ...given }
+    return `SELECT ${d.literal(section)} AS section, ${shard} AS shard, CAST(${cols.family} AS ${d.bigint}) AS family, CAST(${cols.value} AS ${d.text}) AS value, CAST(${cols.stratum} AS ${d.text}) AS stratum, CAST(${cols.metric} AS ${d.text}) AS metric, CAST(${cols.stat} AS ${d.text}) AS stat, CAST(${cols.slot} AS ${d.bigint}) AS slot, CAST(${cols.x} AS ${d.double}) AS x, CAST(${cols.y} AS ${d.double}) AS y`
+  }
   const metricName = (k: string): string =>
     `CASE ${k} ${metrics.map((m, i) => `WHEN ${i} THEN ${d.literal(m.name)}`).join(' ')} END`
   const pick = (k: string, prefix: string): string => pickOf(idx, k, prefix)
@@ -344,53 +336,39 @@ function outputSelects(plan: SqlPlan, at: { coverage: CoverageSql; withSums: boo
   ]
   // A shard's histogram of a subset's column when it has few values in all (the gate checks the share of the subset's queries).
   const histogramRows = `SELECT h.g, h.v, h.s, h.mk, h.dv, h.cnt FROM hist AS h JOIN histsize AS z ON h.g = z.g AND h.v = z.v AND h.mk = z.mk WHERE z.vals <= ${HISTOGRAM_MAX_VALUES}`
-  const none = d.literal('')
   const selects = [
-    ...meta.map(([k, v]) =>
-      out('meta', {
-        family: '0',
-        value: d.literal(v),
-        stratum: none,
-        metric: none,
-        stat: d.literal(k),
-        slot: '0',
-        x: '0',
-        y: '0'
-      })
-    ),
+    ...meta.map(([k, v]) => out('meta', { value: d.literal(v), stat: d.literal(k) })),
     // The coverage counts, unpivoted from their one-row relations by an index (each relation computed once).
     `${out('coverage', {
-      family: '0',
       value: `COALESCE(CASE ci.i ${coverage.rows.flatMap((r, i) => (r.example === null ? [] : [`WHEN ${i} THEN ${r.example}`])).join(' ')} END, '')`,
-      stratum: none,
-      metric: none,
       stat: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${d.literal(r.stat)}`).join(' ')} END`,
-      slot: '0',
-      x: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${r.count}`).join(' ')} END`,
-      y: '0'
+      x: `CASE ci.i ${coverage.rows.map((r, i) => `WHEN ${i} THEN ${r.count}`).join(' ')} END`
     })} FROM ${coverage.from} CROSS JOIN ${d.list(
       'i',
       coverage.rows.map((_, i) => i)
     )} AS ci`,
-    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: none, stat: d.literal('n'), slot: '0', x: 'sums.n', y: '0' })} FROM sums`,
-    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, slot: '0', x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|mc2_|mc3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2'), y: '0' })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
+    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', stat: d.literal('n'), x: 'sums.n' })} FROM sums`,
+    `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: metricName('mm.k'), stat: statName, x: statCase.replace(/\b(sum|abs|sb|sc|m2_|m3_|mc2_|mc3_|wins|losses|gained|lost)(\d+)\b/g, 'sums.$1$2') })} FROM sums CROSS JOIN ${d.list('k', idx)} AS mm CROSS JOIN ${d.list(
       'i',
       statNames.map((_, i) => i)
     )} AS st`,
     ...thresholds.map(
       (t, i) =>
-        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: d.literal(metrics[t.metric].name), stat: d.literal(`regressions:${t.check}`), slot: '0', x: `sums.reg${i}`, y: '0' })} FROM sums`
+        `${out('sums', { family: 'sums.g', value: 'sums.v', stratum: 'sums.s', metric: d.literal(metrics[t.metric].name), stat: d.literal(`regressions:${t.check}`), x: `sums.reg${i}` })} FROM sums`
     ),
     ...(withSums
       ? [
           `${out('poisson', { family: 'poisson.g', value: 'poisson.v', stratum: 'poisson.s', metric: `CASE WHEN mm.k = ${M} THEN '' ELSE ${metricName('mm.k')} END`, stat: d.literal('weights'), slot: 'poisson.j', x: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pa${k}`).join(' ')} ELSE poisson.na END`, y: `CASE mm.k ${idx.map((k) => `WHEN ${k} THEN poisson.pb${k}`).join(' ')} ELSE poisson.nb END` })} FROM poisson CROSS JOIN ${d.list('k', [...idx, M])} AS mm`,
-          `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: d.literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${BITS.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END`, y: '0' })} FROM signs CROSS JOIN ${d.list('t', BITS)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
+          `${out('signs', { family: 'signs.g', value: 'signs.v', stratum: 'signs.s', metric: metricName('mm.k'), stat: d.literal('minus'), slot: '32 * signs.j + tb.t', x: `CASE tb.t * ${M} + mm.k ${BITS.flatMap((t) => idx.map((k) => `WHEN ${t * M + k} THEN signs.f${t}_${k}`)).join(' ')} END` })} FROM signs CROSS JOIN ${d.list('t', BITS)} AS tb CROSS JOIN ${d.list('k', idx)} AS mm WHERE 32 * signs.j + tb.t < ${permutations}`
         ]
       : []),
-    `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: d.literal('count'), slot: '0', x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
+    `${out('histogram', { family: 'hr.g', value: 'hr.v', stratum: 'hr.s', metric: metricName('hr.mk'), stat: d.literal('count'), x: 'hr.dv', y: 'hr.cnt' })} FROM (${histogramRows}) AS hr`
   ]
   return selects
 }
+
+/** The columns of the result's long format a row gives (besides its section, shard and stat). */
+type OutColumn = 'family' | 'value' | 'stratum' | 'metric' | 'slot' | 'x' | 'y'
 
 /** What the SQL path does not compute yet: refused with the key, never silently approximated. */
 function refuseUnsupported(rules: Rules): void {

@@ -177,13 +177,7 @@ export function assessPooling(
   table: PairedTable,
   runs: TrustEvidence['runs']
 ): { guards: GuardResult<TrustGuardReason>[]; pooling: PoolingResult | null } {
-  if (runs === null && rules.pooling?.maxUnjudged !== undefined) {
-    throw new InputError(
-      { file: rules.source.file, key: 'pooling.max_unjudged' },
-      'needs runs scored against judgments, but the sides are per-query rows',
-      'add judgments (or a dataset) to the rules and pass runs'
-    )
-  }
+  if (runs === null && rules.pooling?.maxUnjudged !== undefined) refuseRows(rules, 'pooling.max_unjudged')
   const depth = poolDepth(rules)
   const pooling = runs === null ? null : analysePooling(table, runs, depth)
   const cap = rules.pooling?.maxUnjudged
@@ -205,13 +199,7 @@ export function assessZeroHits(
   table: PairedTable,
   runs: TrustEvidence['runs']
 ): { guards: GuardResult<TrustGuardReason>[]; zeroHits: ZeroHitResult } {
-  if (runs === null && rules.maxZeroHitShare !== undefined) {
-    throw new InputError(
-      { file: rules.source.file, key: 'max_zero_hit_share' },
-      'needs runs scored against judgments, but the sides are per-query rows',
-      'add judgments (or a dataset) to the rules and pass runs'
-    )
-  }
+  if (runs === null && rules.maxZeroHitShare !== undefined) refuseRows(rules, 'max_zero_hit_share')
   const zDepth = rules.maxZeroHitShare?.depth ?? poolDepth(rules)
   const gated = [...new Set(rules.checks.map((c) => c.metric))]
   const zeroHits = analyseZeroHits(table, runs && { baseline: runs.baseline, candidate: runs.candidate }, {
@@ -255,6 +243,15 @@ export function assessTwoStage(rules: Rules, table: PairedTable, runs: TrustEvid
     baseline: analyseTwoStage(table.ids, runs.baseline, runs.qrels.queries, { k, gain }),
     candidate: analyseTwoStage(table.ids, runs.candidate, runs.qrels.queries, { k, gain })
   }
+}
+
+/** A guard that reads the runs (`key`) asked of per-query rows: refused, never passed for want of evidence. */
+function refuseRows(rules: Rules, key: string): never {
+  throw new InputError(
+    { file: rules.source.file, key },
+    'needs runs scored against judgments, but the sides are per-query rows',
+    'add judgments (or a dataset) to the rules and pass runs'
+  )
 }
 
 /** The limit a value breaks (the absolute share first, then the increase over the baseline), or null when within. */

@@ -1,3 +1,4 @@
+import { gainOf } from '../metrics/compute.js'
 import type { JudgedQuery } from '../model/qrels.js'
 import type { SideEvidence } from './evidence.js'
 
@@ -11,16 +12,11 @@ import type { SideEvidence } from './evidence.js'
 
 export type Gain = 'linear' | 'exp'
 
-function gain(grade: number, g: Gain): number {
-  if (grade <= 0) return 0
-  return g === 'exp' ? Math.pow(2, grade) - 1 : grade
-}
-
 /** DCG of grades in the given order, cut at k (discount log2(rank + 1), as trec_eval). */
 export function dcg(grades: ArrayLike<number>, k: number, g: Gain): number {
   let sum = 0
   const limit = Math.min(k, grades.length)
-  for (let i = 0; i < limit; i++) if (grades[i] > 0) sum += gain(grades[i], g) / Math.log2(i + 2)
+  for (let i = 0; i < limit; i++) if (grades[i] > 0) sum += gainOf(grades[i], g === 'exp') / Math.log2(i + 2)
   return sum
 }
 

@@ -75,6 +75,14 @@ export function quote(value: unknown, max = MAX_SHOWN_CHARS): string {
     : text
 }
 
+/** The first `max` values, each {@link quote}d, comma-separated: the examples a refusal lists. */
+export function quoteList(values: readonly unknown[], max: number): string {
+  return values
+    .slice(0, max)
+    .map((v) => quote(v))
+    .join(', ')
+}
+
 /**
  * An input value for a line of output where it usually reads best bare (a metric, an attribute, an id in a
  * list): the value itself when {@link quote} would change nothing but add the quotes, else {@link quote}'s form

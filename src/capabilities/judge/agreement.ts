@@ -2,7 +2,7 @@ import type { KappaWeights } from '../../config/judge-rules.js'
 import { InputError } from '../../errors.js'
 import type { AnchorItem, JudgeAnchors } from './anchors.js'
 import { compareCodePoints } from '../../util/order.js'
-import { quote } from '../../util/show.js'
+import { quote, quoteList } from '../../util/show.js'
 import { kappaWeighted, kappaWeighting, rawAgreement } from './kappa.js'
 import { tQuantile } from '../../stats/special.js'
 import { MAX_SLICE_VALUES } from '../../align/slice-values.js'
@@ -78,11 +78,7 @@ export function labelScale(
   if (weights !== 'none') {
     throw new InputError(
       { file: anchors.source, key: 'judge.weights' },
-      `${weights} weights need ordered labels, but the labels are text (${seen
-        .sort(compareCodePoints)
-        .slice(0, 5)
-        .map((l) => quote(l))
-        .join(', ')})`,
+      `${weights} weights need ordered labels, but the labels are text (${quoteList(seen.sort(compareCodePoints), 5)})`,
       'name the scale in order under judge.labels, or use weights: none'
     )
   }

@@ -55,6 +55,16 @@ const CANDIDATE_COLUMNS = ['candidate_judge', 'candidate_judge_swapped']
 /** A plain decimal number (no backtracking: each part is a single run of one character class). */
 const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/
 
+/** A record's id (a string, or a whole number written as one), within the query id cap; `hint` says what a record holds. */
+function recordId(record: Map<string, unknown>, where: { file: string; line: number }, hint: string): string {
+  const rawId = record.get('id')
+  if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
+    throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', hint)
+  const id = String(rawId)
+  checkQueryIdLength(id, where)
+  return id
+}
+
 /** A label as text: numbers in one spelling (2, 2.0 and "2" are one label), strings as written. */
 function labelText(value: unknown, where: { file: string; line: number }, key: string): string | null {
   if (value === undefined || value === null || value === '') return null
@@ -85,12 +95,8 @@ export async function readAnchors(file: string, name: string, perSlice: string |
   const labels = new Set<string>()
   const onRecord = (record: Map<string, unknown>, line: number): void => {
     const where = { file: name, line }
-    const rawId = record.get('id')
-    if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
-      throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', RECORD_HINT)
-    const id = String(rawId)
+    const id = recordId(record, where, RECORD_HINT)
     if (id === '') throw new InputError({ ...where, key: 'id' }, 'the id is empty', RECORD_HINT)
-    checkQueryIdLength(id, where)
     const human = labelText(record.get('human'), where, 'human')
     if (human === null)
       throw new InputError({ ...where, queryId: id, key: 'human' }, 'the record has no human label', RECORD_HINT)
@@ -197,11 +203,7 @@ export async function readCandidateJudgeLabels(
     name,
     (record, line) => {
       const where = { file: name, line }
-      const rawId = record.get('id')
-      if (typeof rawId !== 'string' && !(typeof rawId === 'number' && Number.isInteger(rawId)))
-        throw new InputError({ ...where, key: 'id' }, 'the record has no id (a string)', LABELS_HINT)
-      const id = String(rawId)
-      checkQueryIdLength(id, where)
+      const id = recordId(record, where, LABELS_HINT)
       for (const key of record.keys()) {
         if (LABEL_KEYS.has(key)) continue
         if (key === 'human' || key.endsWith('_judge') || key.endsWith('_judge_swapped')) {

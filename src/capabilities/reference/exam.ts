@@ -1,7 +1,7 @@
 import type { Rules } from '../../config/types.js'
 import { InputError } from '../../errors.js'
 import type { SideRows } from '../../model/rows.js'
-import { quote } from '../../util/show.js'
+import { quote, quoteList } from '../../util/show.js'
 import type { PairedTable } from '../../align/pair.js'
 
 /** How many ids a refusal lists before "and N more". */
@@ -88,10 +88,5 @@ export function pairReference(rules: Rules, table: PairedTable, reference: SideR
 }
 
 function list(ids: string[]): string {
-  return (
-    ids
-      .slice(0, LIST_LIMIT)
-      .map((id) => quote(id))
-      .join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
-  )
+  return quoteList(ids, LIST_LIMIT) + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
 }
