@@ -22,6 +22,17 @@ export interface RegressionLine {
   threshold: number
 }
 
+/**
+ * The drop a query must exceed to count against a max_regressions threshold: the threshold itself, raised by a
+ * billionth of it. A difference is computed in binary (0.75 − 0.8 is −0.050000000000000044, 0.25 − 0.3 is
+ * −0.04999999999999999), so two drops that are both exactly the threshold as written would fall on either side of it;
+ * within a billionth they count as equal to it, hence not "more than". A threshold of 0 stays exact: any drop counts.
+ * The SQL compares against the same bar (src/stats/warehouse-sql.ts), so rows and sums count alike.
+ */
+export function regressionBar(threshold: number): number {
+  return threshold + threshold * 1e-9
+}
+
 /** The queries of `filters` worse than a max_regressions check's threshold, and those whose difference is not a number. */
 export function regressionsPast(
   stats: StatsEngine,
@@ -30,14 +41,15 @@ export function regressionsPast(
   line: RegressionLine
 ): { count: number; nonFinite: number } {
   if (stats.regressionCount) return stats.regressionCount(check, filters)
-  const { sign, threshold } = line
+  const { sign } = line
+  const bar = regressionBar(line.threshold)
   const d = stats.differences(check.metric)
   let count = 0
   let nonFinite = 0
   for (const i of stats.members(filters)) {
     const worse = -sign * d[i]
     if (!Number.isFinite(worse)) nonFinite++
-    else if (worse > threshold) count++
+    else if (worse > bar) count++
   }
   return { count, nonFinite }
 }

@@ -8,6 +8,7 @@ import {
 import type { MetricRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { DIALECTS, doubleIn, type Dialect, type DialectText } from './sql-dialects.js'
+import { regressionBar } from './engine-queries.js'
 import { coverageSql, type CoverageSql } from './warehouse-coverage.js'
 import { HASH_M1, HASH_M2, HASH_STEP, POISSON_THRESHOLDS, seedKeys } from './poisson-weights.js'
 import { HISTOGRAM_MAX_VALUES, POISSON_FROM_UNITS } from './resampling.js'
@@ -87,7 +88,7 @@ interface SqlPlan {
   /** The metrics' indices 0..M-1, and M. */
   idx: number[]
   M: number
-  /** The max_regressions checks: their metric, threshold and check index. */
+  /** The max_regressions checks: their metric, the bar a drop must exceed (regressionBar) and check index. */
   thresholds: Array<{ metric: number; threshold: number; check: number }>
   /** This shard's name as a literal. */
   shard: string
@@ -169,7 +170,13 @@ function planOf(rules: Rules, options: SqlOptions): SqlPlan {
     M,
     thresholds: rules.checks.flatMap((c) =>
       c.kind.type === 'max_regressions'
-        ? [{ metric: metrics.findIndex((m) => m.name === c.metric), threshold: c.kind.threshold, check: c.index }]
+        ? [
+            {
+              metric: metrics.findIndex((m) => m.name === c.metric),
+              threshold: regressionBar(c.kind.threshold),
+              check: c.index
+            }
+          ]
         : []
     ),
     shard: d.literal(options.shard ?? 'all')
