@@ -526,6 +526,7 @@ describe('the reference read by the action', () => {
         this_look: 1,
         allowed: 4,
         confidence_each: 0.9875,
+        counted: true,
         unknown: null
       })
       expect(report.budgets.units[0]).toMatchObject({ status: 'pass', confidence: 0.9875 })

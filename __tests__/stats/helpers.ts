@@ -38,6 +38,7 @@ export function tableOf(n: number, attrs: Record<string, string[]> = {}): Paired
       attributes: { names: Object.keys(attrs).sort(), candidateValuesCompared: 0 },
       filled: [],
       missingPolicy: 'error',
+      runs: { baseline: null, candidate: null },
       notes: []
     }
   }

@@ -53,6 +53,7 @@ export function tableOf(base: Float64Array, cand: Float64Array, attrs: Record<st
       attributes: { names: Object.keys(attrs).sort(), candidateValuesCompared: 0 },
       filled: [],
       missingPolicy: 'error',
+      runs: { baseline: null, candidate: null },
       notes: []
     }
   }

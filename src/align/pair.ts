@@ -2,7 +2,7 @@ import { neededAttributes } from '../config/attributes.js'
 import type { MetricRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { escapeNonAscii } from '../readers/plain-rows.js'
-import type { SideRows } from '../model/rows.js'
+import type { RunQueries, SideRows } from '../model/rows.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { attributeRefusal, missingMetricHint } from './attribute-hint.js'
 import { quote, quoteList } from '../util/show.js'
@@ -37,6 +37,11 @@ export interface Coverage {
   /** Values filled under `missing: zero`, per metric and side. */
   filled: Array<{ metric: string; baseline: number; candidate: number }>
   missingPolicy: 'error' | 'zero'
+  /**
+   * Each side's run, when its rows were computed from a run and judgments (null for rows read as they are): the
+   * row counts above are the judged queries', these the run's own.
+   */
+  runs: { baseline: RunQueries | null; candidate: RunQueries | null }
   /** Facts carried from the inputs (e.g. how rows were computed from runs). */
   notes: string[]
 }
@@ -110,6 +115,7 @@ export function pairRows(rules: Rules, baseline: SideRows, candidate: SideRows):
       attributes: { names: [...attrNames.keys()].sort(), candidateValuesCompared: compared.count },
       filled,
       missingPolicy: rules.queries.missing,
+      runs: { baseline: baseline.run ?? null, candidate: candidate.run ?? null },
       notes: [...baseline.notes, ...candidate.notes]
     }
   }

@@ -192,6 +192,7 @@ function coverageOf(rules: Rules, aggregates: Aggregates): Coverage {
     attributes: { names: familyAttributes(rules), candidateValuesCompared: 0 },
     filled,
     missingPolicy: rules.queries.missing,
+    runs: { baseline: null, candidate: null },
     notes: [
       `read from warehouse aggregates, ${aggregates.source}: sums per subset and stratum, no per-query values${zero && count('only_in_baseline') + count('only_in_candidate') > 0 ? ` (${count('only_in_baseline')} queries in the baseline only, ${count('only_in_candidate')} in the candidate only: counted, not listed)` : ''}`
     ]

@@ -606,7 +606,10 @@ function schemaError(error: ErrorObject, source: SourceDocument, file: string): 
 function whatItTakes(error: ErrorObject, path: ReadonlyArray<string | number>): string {
   const about = (error.parentSchema as { description?: unknown } | undefined)?.description
   if (typeof about !== 'string' || about === '') {
-    const key = path.map((p) => (typeof p === 'number' ? '[]' : `.${p}`)).join('').slice(1)
+    const key = path
+      .map((p) => (typeof p === 'number' ? '[]' : `.${p}`))
+      .join('')
+      .slice(1)
     return `see ${key || 'the top level'} in the rules reference (docs/rules.md)`
   }
   const end = about.search(/(?<!e\.g|i\.e)[.;](\s|$)/)

@@ -152,6 +152,11 @@ export async function computeRunRows(options: RunRowsOptions): Promise<RunRowsRe
   const notes = runNotes(coverage, run.info)
   const side = built.rows.build({ numericFields: built.numericFields, attributeFields: built.attributeFields, notes })
   side.format = run.info.format
+  side.run = {
+    queries: run.runQueries,
+    absentScoredZero: built.absentFromRun.length,
+    withoutJudgmentsIgnored: run.runOnly
+  }
   return {
     side,
     coverage,

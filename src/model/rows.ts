@@ -37,6 +37,21 @@ export interface SideRows {
   notes: string[]
   /** The format the file was read as and why (src/readers/detect.ts); absent for rows not read from a file. */
   format?: FormatChoice
+  /** For rows computed from a run and judgments (src/metrics/evaluate.ts): the run's queries and what became of them. */
+  run?: RunQueries
+}
+
+/**
+ * How a run's queries met the judgments when its rows were computed: the rows are the judged queries', so a count
+ * of rows alone hides a run query without judgments (ignored) and a judged query the run lacks (scored 0).
+ */
+export interface RunQueries {
+  /** Queries in the run. */
+  queries: number
+  /** Judged queries absent from the run: in the rows with 0 for every measure. */
+  absentScoredZero: number
+  /** Queries in the run without judgments: in no row. */
+  withoutJudgmentsIgnored: number
 }
 
 /** One query's record on one side, as an object: the row view of {@link rowsOf}, for code off the hot path. */

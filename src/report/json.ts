@@ -1,5 +1,6 @@
 import type { Comparison } from '../stats/compare.js'
 import type { GateResult } from '../decide/result.js'
+import type { RunQueries } from '../model/rows.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { capabilityJson, unitJsonExtras } from './slots.js'
 import { listableRegressions } from './holdout.js'
@@ -167,8 +168,23 @@ function coverageJson(coverage: GateResult['coverage']): Record<string, unknown>
     },
     missing_policy: coverage.missingPolicy,
     filled: coverage.filled,
+    // additive: only when a side's rows were computed from a run and judgments (the run's own queries)
+    ...(coverage.runs.baseline === null && coverage.runs.candidate === null
+      ? {}
+      : { runs: { baseline: runJson(coverage.runs.baseline), candidate: runJson(coverage.runs.candidate) } }),
     notes: ignored === null ? coverage.notes : [...coverage.notes, ignored]
   }
+}
+
+/** A side's run in the JSON report's `coverage.runs` (null for rows read as they are). */
+function runJson(run: RunQueries | null): Record<string, number> | null {
+  return run === null
+    ? null
+    : {
+        queries: run.queries,
+        absent_scored_zero: run.absentScoredZero,
+        without_judgments_ignored: run.withoutJudgmentsIgnored
+      }
 }
 
 /** The JSON report's `checks` key: every check in rule order with its units. */

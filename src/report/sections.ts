@@ -2,6 +2,7 @@ import type { MetricRule } from '../config/types.js'
 import type { CheckResult, UnitResult } from '../decide/evaluate.js'
 import { describePolicies } from '../decide/describe.js'
 import type { GateResult } from '../decide/result.js'
+import type { RunQueries } from '../model/rows.js'
 import type { Comparison } from '../stats/compare.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import {
@@ -355,18 +356,24 @@ function ids(list: string[]): Inline {
  */
 export function coverageBody(result: GateResult): Block[] {
   const { coverage } = result
+  const { runs } = coverage
+  // Rows computed from a run are the judged queries': say so, and give the run's own queries beside them.
+  const scored = runs.baseline !== null || runs.candidate !== null
+  const rowsOf = scored ? 'Rows scored for the' : 'Rows in the'
   const rows = [
     [
-      [words('Rows in the baseline ('), text(result.inputs.baseline, 120), words(')')],
+      [words(`${rowsOf} baseline (`), text(result.inputs.baseline, 120), words(')')],
       [words(String(coverage.baselineRows))]
     ],
+    ...runRows('baseline', runs.baseline),
     [
-      [words('Rows in the candidate ('), text(result.inputs.candidate, 120), words(')')],
+      [words(`${rowsOf} candidate (`), text(result.inputs.candidate, 120), words(')')],
       [words(String(coverage.candidateRows))]
     ],
+    ...runRows('candidate', runs.candidate),
     row('Paired and compared', String(coverage.paired)),
-    row('Only in the baseline', String(coverage.onlyInBaseline.length)),
-    row('Only in the candidate', String(coverage.onlyInCandidate.length))
+    row(scored ? 'Rows only in the baseline' : 'Only in the baseline', String(coverage.onlyInBaseline.length)),
+    row(scored ? 'Rows only in the candidate' : 'Only in the candidate', String(coverage.onlyInCandidate.length))
   ]
   for (const f of coverage.filled) {
     if (f.baseline + f.candidate > 0)
@@ -390,6 +397,21 @@ export function coverageBody(result: GateResult): Block[] {
   if (ignored !== null) items.push([words(`${ignored}.`)])
   for (const note of coverage.notes) items.push([text(note, 400)])
   return [tableBlock(cells('Queries', 'Count'), rows), ...(items.length > 0 ? [list(...items)] : [])]
+}
+
+/**
+ * The coverage table's rows for a side whose rows were computed from a run and judgments (none otherwise): the
+ * run's queries, the judged queries it lacks (in the rows, scored 0) and its queries without judgments (in no
+ * row), the same counts as the side's notes.
+ */
+function runRows(side: 'baseline' | 'candidate', run: RunQueries | null): Inline[][] {
+  if (run === null) return []
+  const Side = side === 'baseline' ? 'Baseline' : 'Candidate'
+  return [
+    row(`Queries in the ${side}'s run`, String(run.queries)),
+    row(`${Side}: judged queries absent from the run (scored 0)`, String(run.absentScoredZero)),
+    row(`${Side}: run queries without judgments (ignored)`, String(run.withoutJudgmentsIgnored))
+  ]
 }
 
 /**

@@ -53,6 +53,12 @@ export interface BudgetLooks {
   /** This run's look, counted in the ledger (1 = the first); null when it could not be counted. */
   thisLook: number | null
   allowed: number
+  /**
+   * Whether the looks were counted in the look ledger (a pull request's run); false outside a pull request, where
+   * nothing counts them and this run is taken as look 1: the release-wide level then holds only if every look is
+   * counted, which this run's report cannot claim.
+   */
+  counted: boolean
   /** Why the looks could not be counted, or null. */
   unknown: string | null
 }

@@ -25,7 +25,7 @@ export interface ReferenceEvidence {
   rows: SideRows
   manifest: Manifest | null
   /** This run's look at the budget over the release (with reference.looks); undefined without an allowance. */
-  looks?: { thisLook: number | null; unknown: string | null }
+  looks?: ThisLook
 }
 
 interface Summary extends ReferenceSummary {
@@ -124,6 +124,7 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
         : {
             thisLook: evidence.looks === undefined ? 1 : evidence.looks.thisLook,
             allowed: config.looks,
+            counted: evidence.looks?.counted ?? false,
             unknown: evidence.looks?.unknown ?? null
           }
     const summary: Summary = {
@@ -156,21 +157,25 @@ export const referenceCapability: Capability<ReferenceRules, ReferenceEvidence, 
   }
 }
 
-/** This run's look at the budget over the release (1 = the first), or null with why it could not be counted. */
-type ThisLook = { thisLook: number | null; unknown: string | null }
+/**
+ * This run's look at the budget over the release (1 = the first), or null with why it could not be counted;
+ * `counted` when it was read from the look ledger (in a pull request), false outside one, where nothing counts.
+ */
+type ThisLook = { thisLook: number | null; counted: boolean; unknown: string | null }
 
 /**
  * The budget's look ledger (rules `reference.looks`): one look per PR run on the reference's commit, which every
  * PR of the release shares and which does not move (a tag's commit or a full sha: the rules refuse looks on a
  * reference without one, and the action a ref that turns out to be a branch). This run's look is recorded, then
- * every look there is counted. Outside a pull request this run is the one look.
+ * every look there is counted. Outside a pull request nothing is counted: this run is taken as the one look, and
+ * the report says the looks were not counted (report.ts budgetLooksSentence).
  */
 const BUDGET_LOOKS: ExamRecordSpec<ThisLook> = {
   role: 'exam',
   kind: 'record',
   name: 'budget-looks',
   key: 'reference.looks',
-  outside: { thisLook: 1, unknown: null },
+  outside: { thisLook: 1, counted: false, unknown: null },
   async read(records) {
     const count = await records.look({
       ledger: 'budget look',
@@ -179,11 +184,11 @@ const BUDGET_LOOKS: ExamRecordSpec<ThisLook> = {
       record: true,
       what: 'the budget'
     })
-    if (count.unknown === undefined) return { thisLook: count.all + 1, unknown: null }
+    if (count.unknown === undefined) return { thisLook: count.all + 1, counted: true, unknown: null }
     records.warn(
       `retrieval-gate: the looks at the regression budget could not be counted: ${count.unknown}; the budgets are inconclusive unless shown spent`
     )
-    return { thisLook: null, unknown: count.unknown }
+    return { thisLook: null, counted: true, unknown: count.unknown }
   }
 }
 

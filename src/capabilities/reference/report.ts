@@ -22,7 +22,10 @@ export interface ReferenceSummary {
   confidence: number
 }
 
-/** The sentence about the release's looks at the budget (RAW): this run's look against the allowance, or why to set one. */
+/**
+ * The sentence about the release's looks at the budget (RAW): this run's look against the allowance, or why to set
+ * one. Outside a pull request (looks not counted) it claims the per-look level only, as the holdout's sentence does.
+ */
 export function budgetLooksSentence(ref: ReferenceSummary): string {
   const l = ref.looks
   if (l === undefined) {
@@ -36,6 +39,8 @@ export function budgetLooksSentence(ref: ReferenceSummary): string {
     l.thisLook > l.allowed
       ? ` That is more than reference.looks allows: a budget that is not shown spent is inconclusive.`
       : ''
+  if (!l.counted)
+    return `The budget at ${ref.label} is looked at once by this run (outside a pull request, where no look ledger counts the looks; in one, every look is counted in it): each budget interval is at ${each}, the level of each of the at most ${l.allowed} looks reference.looks allows, but the budgets hold at ${release} over the release only if every look is counted.`
   return `This run is look ${l.thisLook} of at most ${l.allowed} at ${ref.label} (reference.looks): each budget interval is at ${each}, so over the release the budgets hold at ${release}.${over}`
 }
 
@@ -168,6 +173,7 @@ export function budgetsJson(
               this_look: ref.looks.thisLook,
               allowed: ref.looks.allowed,
               confidence_each: lookConfidence(ref.confidence, ref.looks.allowed),
+              counted: ref.looks.counted,
               unknown: ref.looks.unknown
             }
           })
