@@ -20,7 +20,7 @@ describe("a folded check's summary is escaped once, by the renderer", () => {
 
   it('Markdown: raw HTML in <summary>, linkish words in <code>', () => {
     expect(toMarkdownLines(blocks)[0]).toBe(
-      '<details><summary>Check 2 “latency within 20% *new* <code>@edge</code> <code>#3</code> — naïve_ü · count”: 2 slices of région_%, 1 fail, 1 pass; nearest its limit: région_% = <code>nouveau*@#1</code> — ß, 40 worse (limit 30)</summary>'
+      '<details><summary>Check 2 “latency within 20% *new* <code>@edge</code> <code>#3</code> — naïve_ü · count”: 2 slices of région_%, 1 fail, 1 pass; furthest past its limit: région_% = <code>nouveau*@#1</code> — ß, 40 worse (limit 30)</summary>'
     )
   })
 

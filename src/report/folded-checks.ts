@@ -50,7 +50,8 @@ export function foldedCount(check: CheckResult): number {
 
 /**
  * The one-line summary of a folded check's collapsed slices: "Check 4 “few regressions per category”: 4 slices of
- * category, all pass; nearest its limit: category = policy, 19 worse (limit 40)" (RAW: it quotes the check's name and
+ * category, all pass; nearest its limit: category = policy, 19 worse (limit 40)"; "furthest past its limit" when
+ * that slice fails (RAW: it quotes the check's name and
  * a slice value, so it is a `text` span, escaped by each renderer).
  */
 export function foldedSummary(check: CheckResult): string {
@@ -64,6 +65,8 @@ export function foldedSummary(check: CheckResult): string {
           .filter((t) => !t.startsWith('0 '))
           .join(', ')
   const worst = nearest(check.units)
-  const near = `nearest its limit: ${sliceLabel(worst.comparison.slice)}, ${worse(worst)} worse (limit ${limit(worst)})`
+  // Past its limit, the slice with the highest count for its limit is the furthest beyond it, not the nearest.
+  const said = worse(worst) > limit(worst) ? 'furthest past its limit' : 'nearest its limit'
+  const near = `${said}: ${sliceLabel(worst.comparison.slice)}, ${worse(worst)} worse (limit ${limit(worst)})`
   return `Check ${check.rule.index + 1} “${check.rule.name}”: ${foldedSlices(check)}, ${outcome}; ${near}`
 }
