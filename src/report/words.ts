@@ -149,6 +149,8 @@ export function explainUnit(
   const kind = check.rule.kind
   switch (unit.reason) {
     case 'too_few_queries':
+      if (kind.type === 'max_regressions')
+        return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}, no more than the ${unit.regressionLimit ?? 0} that may regress, so the check cannot fail there and is inconclusive.`
       return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${at.minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
     case 'interval_unreliable':
       return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}, so the check is inconclusive.`
