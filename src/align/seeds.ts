@@ -14,8 +14,8 @@ export interface SeedSides {
 /**
  * One side's seed files averaged into the rows the pipeline pairs: per query, each metric is the mean over
  * the seeds (summed in file order, as src/stats/seed-bootstrap.ts sums them, so the two agree to the bit).
- * Query ids, lines and attributes come from the side's first file (the exam is the baseline's: the
- * candidate's attributes are never used for slices). A value missing in any seed is missing in the average
+ * Query ids and lines come from the side's first file, attributes from every file, which must agree (the exam is the
+ * baseline's: the candidate's attributes are never used for slices, only compared with it). A value missing in any seed is missing in the average
  * (queries.missing decides what happens to it, as for one file).
  *
  * Refuses (InputError naming the file and query id) a seed file that does not cover exactly the first file's
@@ -70,12 +70,54 @@ export function averageSeeds(
       averaged.setValue(row, name, missing ? null : sum / files.length)
     }
   }
-  for (const [name, column] of first.attrs)
+  for (const [name, column] of seedAttributes(files, rowsIn, side))
     column.forEach((v, row) => v !== undefined && averaged.setAttr(row, name, v))
   const numericFields = new Set(files.flatMap((f) => [...f.numericFields]))
   const notes = files.flatMap((f) => f.notes)
   notes.push(`${side}: ${files.length} seed files averaged per query (${files.map((f) => f.source).join(', ')})`)
-  return averaged.build({ numericFields, attributeFields: first.attributeFields, notes })
+  const attributeFields = new Set(files.flatMap((f) => [...f.attributeFields]))
+  return averaged.build({ numericFields, attributeFields, notes })
+}
+
+/**
+ * Each attribute of the side's queries over all its seed files, in the first file's row order: a query's value is the
+ * one every file that gives it gives. Two seed files that give one query different values are refused (naming both),
+ * so the pairing compares every seed's attributes with the exam's whatever the order of the files (it compared the
+ * first file's alone: a contradiction in a later seed passed or was refused by the order of the arguments).
+ */
+function seedAttributes(
+  files: SideRows[],
+  rowsIn: Int32Array[],
+  side: 'baseline' | 'candidate'
+): Map<string, Array<string | undefined>> {
+  const out = new Map<string, Array<string | undefined>>()
+  const names = [...new Set(files.flatMap((f) => [...f.attrs.keys()]))]
+  for (const name of names) {
+    const column = new Array<string | undefined>(rowsIn[0].length).fill(undefined)
+    const from = new Int32Array(column.length)
+    files.forEach((file, f) => {
+      const values = file.attrs.get(name)
+      if (values === undefined) return
+      for (let row = 0; row < column.length; row++) {
+        const v = values[rowsIn[f][row]]
+        if (v === undefined) continue
+        const seen = column[row]
+        if (seen === undefined) {
+          column[row] = v
+          from[row] = f
+        } else if (seen !== v) {
+          const other = files[from[row]]
+          throw new InputError(
+            { file: file.source, line: file.lines[rowsIn[f][row]], queryId: file.ids[rowsIn[f][row]] },
+            `this ${side} seed gives query ${quote(file.ids[rowsIn[f][row]])} ${name} = ${quote(v)}, but ${other.source}:${other.lines[rowsIn[from[row]][row]]} gives ${quote(seen)}`,
+            `every ${side} seed file scores the same queries: give each query the same attributes in every seed, or none`
+          )
+        }
+      }
+    })
+    out.set(name, column)
+  }
+  return out
 }
 
 /** The metrics with a value in some row of `file` (rows hold only the metrics the rules name). */
