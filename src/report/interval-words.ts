@@ -85,7 +85,10 @@ export function whyNoPass(unit: UnitResult, metric: MetricRule): string {
   const units = `${Math.round(c.effective)} ${c.clusters === null ? 'queries' : 'effective clusters'}`
   const share = unseenShare(c.effective, c.confidence)
   const width = bounds === undefined ? 1 : bounds[1] - bounds[0]
-  const needed = unit.level === undefined && unit.margin > 0 ? unitsForMargin(unit.margin, width, c.confidence) : null
+  // What an unchanged candidate needs; said only when the unit has fewer (with more, it is this estimate's distance
+  // from the limit, not the margin, that the bound does not allow).
+  const margin = unit.level === undefined && unit.margin > 0 ? unitsForMargin(unit.margin, width, c.confidence) : null
+  const needed = margin !== null && margin > c.effective ? margin : null
   const settle =
     unit.power?.moreQueries !== undefined && unit.power?.moreQueries !== null
       ? `about ${unit.power.moreQueries} more queries would settle it if nothing changed`
