@@ -118,8 +118,7 @@ async function gateFromInputs(step: Step): Promise<{ result: GateResult; rulesFi
   })
   const rules = rulesFromText(rulesText.text, rulesText.file)
   const warnings: string[] = []
-  // the provenance's warnings, which the artifact's join (older than baseline-max-age, not built from the merge base)
-  const baseline = await resolveBaseline(step, warnings)
+  const baseline = await resolveBaseline({ client, ctx, pr }, inputs, { env, now: now(), warnings })
   const tmpRoot = env.RUNNER_TEMP || os.tmpdir()
   // One input source decides where every input comes from: the exam at the trusted source, answers from the workspace.
   const source = actionInputSource({
@@ -209,11 +208,11 @@ async function publish(
     own: Required<AnnotationCounts>
   }
 ): Promise<void> {
-  const { warn } = step
+  const { ctx, inputs, client, pr, warn } = step
   const { result, warnings, statusRoute, own } = at
   const { markdown, whereFull } = at.written
   const verdict = result.decision.verdict
-  const comment = await postComment(step, { verdict, markdown, whereFull })
+  const comment = await postComment({ client, ctx, pr }, inputs, { verdict, markdown, whereFull })
   core.setOutput('comment-status', comment.status)
   core.setOutput('comment-url', 'url' in comment ? comment.url : '')
   const status = commentStatusLine(comment)
@@ -309,12 +308,29 @@ async function findPullRequest(
   }
 }
 
-async function resolveBaseline(
-  step: Step,
+/** Where the action runs: the API client (undefined without github-token), the run's context and its pull request. */
+interface ActionSite {
+  client: GitHubClient | undefined
+  ctx: GateContext
+  pr: PullRequestRef | undefined
+}
+
+/** What fetching the baseline takes from the run besides the inputs. */
+interface BaselineRun {
+  /** The runner's environment (RUNNER_TEMP holds the artifact's copy). */
+  env: Record<string, string | undefined>
+  now: Date
+  /** The provenance's warnings, which the artifact's join (older than baseline-max-age, not built from the PR's merge base). */
   warnings: string[]
+}
+
+async function resolveBaseline(
+  site: ActionSite,
+  inputs: ActionInputs,
+  run: BaselineRun
 ): Promise<{ file: string; provenance: BaselineProvenance }> {
-  const { env, ctx, inputs, client, pr } = step
-  const now = step.now()
+  const { client, ctx, pr } = site
+  const { env, now, warnings } = run
   if (!inputs.baselineArtifact) return { file: inputs.baseline, provenance: { from: 'file', file: inputs.baseline } }
   if (!client)
     throw new InputError(
@@ -352,8 +368,8 @@ interface CommentReport {
   whereFull: string
 }
 
-async function postComment(step: Step, report: CommentReport): Promise<CommentOutcome> {
-  const { client, ctx, pr, inputs } = step
+async function postComment(site: ActionSite, inputs: ActionInputs, report: CommentReport): Promise<CommentOutcome> {
+  const { client, ctx, pr } = site
   const { verdict, markdown, whereFull } = report
   if (inputs.comment === 'never') return { status: 'skipped', reason: 'comment: never' }
   if (!pr) return { status: 'skipped', reason: 'not a pull request' }
