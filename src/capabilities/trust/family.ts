@@ -70,11 +70,16 @@ export const twoStageCapability: Capability<true, null, null> = {
   needsRows: (_c, rules) => (rules.twoStage === undefined ? undefined : 'two_stage'),
   inputs: () => [],
   read: () => Promise.resolve(null),
-  assess: ({ rules, table, core }) => ({
-    guards: [],
-    summary: null,
-    parts: twoStageParts(assessTwoStage(rules, table, core.trust.runs))
-  })
+  assess: ({ rules, table, core }) => {
+    const t = assessTwoStage(rules, table, core.trust.runs)
+    const missing =
+      t !== null || rules.twoStage === undefined
+        ? null
+        : core.trust.runs === null
+          ? 'they need runs whose records carry the first-stage "candidates"; the sides are per-query rows'
+          : 'neither run carries first-stage "candidates" in its records, so there is no pool to measure'
+    return { guards: [], summary: null, parts: twoStageParts(t, missing) }
+  }
 }
 
 /** The evaluation set (rules `dataset`): what it gated, disputed, left out and how unanswerable questions went. */

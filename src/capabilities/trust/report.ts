@@ -81,10 +81,14 @@ export function zeroHitsParts(z: ZeroHitResult): RenderParts {
   }
 }
 
-/** Two-stage diagnostics: the table and its JSON key. */
-export function twoStageParts(t: TwoStageResult | null): RenderParts {
+/**
+ * Two-stage diagnostics: the table and its JSON key. `missing` says why rules that ask for them (`two_stage`) got
+ * none (per-query rows, or runs without first-stage candidates), so the key is never read in silence.
+ */
+export function twoStageParts(t: TwoStageResult | null, missing: string | null = null): RenderParts {
+  const none = missing === null ? [] : [paragraph(em(words(`Two-stage diagnostics (two_stage): ${missing}.`)))]
   return {
-    blocks: { trustChecks: () => (t === null ? [] : twoStageBlocks(t)) },
+    blocks: { trustChecks: () => (t === null ? none : twoStageBlocks(t)) },
     trustJson: () => ['two_stage', t]
   }
 }
