@@ -1,6 +1,6 @@
 import { HISTORY_RULES_PROPERTIES, historyRules, type HistoryRules } from './rules.js'
 import type { HistoryInput } from '../../model/history.js'
-import { historySection } from './section.js'
+import { historyNotReadSection, historySection } from './section.js'
 import { historyJson } from './json.js'
 import type { Capability } from '../contract.js'
 
@@ -33,7 +33,7 @@ export const historyCapability: Capability<HistoryRules, HistoryInput | undefine
     summary: history,
     parts:
       history === undefined
-        ? {}
+        ? { blocks: { afterPictures: () => historyNotReadSection() } }
         : {
             blocks: { afterPictures: ({ result }) => historySection(result, history) },
             json: () => ['history', historyJson(history)]

@@ -129,6 +129,20 @@ function chart(metric: MetricRule, points: Array<{ label: string; value: number 
   ].join('\n')
 }
 
+/** Outside a pull request nothing reads the history: said where the chart would be, so the key is never silent. */
+export function historyNotReadSection(): Block[] {
+  return [
+    { kind: 'headline', level: 3, spans: [words('History')] },
+    paragraph(
+      em(
+        words(
+          'Not read outside a pull request: the history is the reports of push runs on the default branch, which the action reads when it gates a pull request.'
+        )
+      )
+    )
+  ]
+}
+
 /**
  * The History section's lines (empty when the result carries no history). Every past run that gave a report is
  * a row of the table and a point of each chart that has its series; a run that gated another set of metrics
