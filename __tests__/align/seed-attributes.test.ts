@@ -39,7 +39,7 @@ describe('seed files and their attributes', () => {
       const e = refusal(order)
       expect(e.where.queryId).toBe('q0')
       expect(e.message).toMatch(
-        /this candidate seed gives query "q0" segment = "(new|est)", but s\d\.jsonl:1 gives "(est|new)"/
+        /this candidate seed gives query "q0" "segment" = "(new|est)", but s\d\.jsonl:1 gives "(est|new)"/
       )
     }
   })

@@ -109,7 +109,7 @@ function seedAttributes(
           const other = files[from[row]]
           throw new InputError(
             { file: file.source, line: file.lines[rowsIn[f][row]], queryId: file.ids[rowsIn[f][row]] },
-            `this ${side} seed gives query ${quote(file.ids[rowsIn[f][row]])} ${name} = ${quote(v)}, but ${other.source}:${other.lines[rowsIn[from[row]][row]]} gives ${quote(seen)}`,
+            `this ${side} seed gives query ${quote(file.ids[rowsIn[f][row]])} ${quote(name)} = ${quote(v)}, but ${other.source}:${other.lines[rowsIn[from[row]][row]]} gives ${quote(seen)}`,
             `every ${side} seed file scores the same queries: give each query the same attributes in every seed, or none`
           )
         }
