@@ -11,7 +11,7 @@ import { coreInputs, loadGateInputs, type LoadedInputs } from '../src/load.js'
 import type { InputSpec } from '../src/capabilities/contract.js'
 import { activeCapabilities } from '../src/capabilities/registry.js'
 import { jsonReportChunks } from '../src/report/json.js'
-import type { SideRows } from '../src/model/rows.js'
+import { sideFromRows, type SideRows } from '../src/model/rows.js'
 
 /** A fresh temporary folder for one test's files. */
 export function tempDir(prefix = 'rg-test-'): string {
@@ -114,4 +114,12 @@ export function gateSides(
 /** The JSON report as one string: src/report/json.ts's chunks joined (the CLI writes them one by one). */
 export function toJsonReport(result: GateResult): string {
   return [...jsonReportChunks(result)].join('')
+}
+
+/** One side of one metric, query q<i> holding values[i] (the shape most gate tests start from). */
+export function metricSide(file: string, metric: string, values: readonly number[]): SideRows {
+  return sideFromRows(
+    file,
+    values.map((v, i) => ({ id: `q${i}`, line: i + 1, values: new Map([[metric, v]]), attrs: new Map() }))
+  )
 }

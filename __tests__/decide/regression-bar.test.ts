@@ -6,19 +6,10 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
-import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
 import { regressionBar } from '../../src/stats/engine-queries.js'
-import { gateSides } from '../helpers.js'
+import { gateSides, metricSide } from '../helpers.js'
 
-function side(file: string, values: number[]) {
-  const rows: QueryRow[] = values.map((v, i) => ({
-    id: `q${i}`,
-    line: i + 1,
-    values: new Map([['r', v]]),
-    attrs: new Map()
-  }))
-  return sideFromRows(file, rows)
-}
+const side = (file: string, values: number[]) => metricSide(file, 'r', values)
 
 const base = [...Array<number>(20).fill(0.8), ...Array<number>(20).fill(0.3)]
 const rules = (threshold: number, count: number) =>

@@ -5,19 +5,10 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
-import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
 import { toMarkdown } from '../../src/report/markdown.js'
-import { gateSides } from '../helpers.js'
+import { gateSides, metricSide } from '../helpers.js'
 
-function side(file: string, values: number[]) {
-  const rows: QueryRow[] = values.map((v, i) => ({
-    id: `q${i}`,
-    line: i + 1,
-    values: new Map([['recall', v]]),
-    attrs: new Map()
-  }))
-  return sideFromRows(file, rows)
-}
+const side = (file: string, values: number[]) => metricSide(file, 'recall', values)
 
 describe('the range bound: what would settle it', () => {
   it('does not name a query count the check already has', () => {

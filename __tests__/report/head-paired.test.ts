@@ -5,21 +5,12 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
-import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
 import { toMarkdown } from '../../src/report/markdown.js'
 import { toText } from '../../src/report/text.js'
 import { toHtmlReport } from '../../src/report/html/index.js'
-import { gateSides } from '../helpers.js'
+import { gateSides, metricSide } from '../helpers.js'
 
-function side(file: string, values: number[]) {
-  const rows: QueryRow[] = values.map((v, i) => ({
-    id: `q${i}`,
-    line: i + 1,
-    values: new Map([['m', v]]),
-    attrs: new Map()
-  }))
-  return sideFromRows(file, rows)
-}
+const side = (file: string, values: number[]) => metricSide(file, 'm', values)
 
 const rules = loadRules(
   'version: 1\nqueries: { missing: zero }\nmetrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.02 } }\n',

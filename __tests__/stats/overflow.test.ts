@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
-import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
-import { gateSides } from '../helpers.js'
+import { gateSides, metricSide } from '../helpers.js'
 
 const N = 400
 
@@ -30,15 +29,7 @@ function sides(scale: number): { base: number[]; cand: number[] } {
   return { base, cand }
 }
 
-function side(file: string, values: number[]) {
-  const rows: QueryRow[] = values.map((v, i) => ({
-    id: `q${i}`,
-    line: i + 1,
-    values: new Map([['m', v]]),
-    attrs: new Map()
-  }))
-  return sideFromRows(file, rows)
-}
+const side = (file: string, values: number[]) => metricSide(file, 'm', values)
 
 function unitAt(scale: number, metric: string, check: string) {
   const rules = loadRules(

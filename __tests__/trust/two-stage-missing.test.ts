@@ -4,19 +4,10 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { loadRules } from '../../src/config/rules.js'
-import { sideFromRows, type QueryRow } from '../../src/model/rows.js'
 import { toMarkdown } from '../../src/report/markdown.js'
-import { cli, gateSides, writeFiles } from '../helpers.js'
+import { cli, gateSides, metricSide, writeFiles } from '../helpers.js'
 
-function side(file: string, values: number[]) {
-  const rows: QueryRow[] = values.map((v, i) => ({
-    id: `q${i}`,
-    line: i + 1,
-    values: new Map([['m', v]]),
-    attrs: new Map()
-  }))
-  return sideFromRows(file, rows)
-}
+const side = (file: string, values: number[]) => metricSide(file, 'm', values)
 
 const text = (extra: string) =>
   `version: 1\n${extra}metrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.05 } }\n`
