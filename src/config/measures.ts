@@ -123,6 +123,9 @@ const MEASURE_EXAMPLES: readonly string[] = [
   'recip_rank'
 ]
 
+/** A name split into stem and cutoff, once per name ({@link splitCutoff}). */
+type Split = ReturnType<typeof splitCutoff>
+
 const SHAPE = /^([A-Za-z_]+)(?:\(([^()]*)\))?(?:@([0-9]+))?$/
 
 /**
@@ -131,13 +134,15 @@ const SHAPE = /^([A-Za-z_]+)(?:\(([^()]*)\))?(?:@([0-9]+))?$/
  * a rules file is refused before any file is read rather than silently producing a column of zeros.
  */
 export function parseMeasure(name: string): ParsedMeasure {
-  const trec = trecEvalSpelling(name.trim())
+  const trimmed = name.trim()
+  const split = splitCutoff(trimmed)
+  const trec = trecEvalSpelling(trimmed, split)
   if (trec !== undefined) return { ...parseMeasure(trec), name }
   const where = { key: name }
-  const m = SHAPE.exec(name.trim())
-  if (m === null) throw unknown(name)
+  const m = SHAPE.exec(trimmed)
+  if (m === null) throw unknown(name, split)
   const kind = BASES.get(m[1].toLowerCase())
-  if (kind === undefined) throw unknown(name)
+  if (kind === undefined) throw unknown(name, split)
   const info: KindInfo = KINDS[kind]
   let cutoff: number | null = null
   if (m[3] !== undefined) {
@@ -224,8 +229,7 @@ export function parseMeasures(names: readonly string[]): ParsedMeasure[] {
  * undefined when `name` is not one. The other trec_eval names (`map`, `recip_rank`, `ndcg`, `Rprec`, `bpref`,
  * `num_ret`, `num_rel`) are plain aliases in BASES.
  */
-function trecEvalSpelling(name: string): string | undefined {
-  const { stem, cutoff } = splitCutoff(name)
+function trecEvalSpelling(name: string, { stem, cutoff }: Split): string | undefined {
   if (cutoff === null || name[stem.length] !== '_') return undefined
   const kind = TREC_CUTOFF_NAMES.get(stem.toLowerCase())
   return kind === undefined ? undefined : `${kind}@${cutoff}`
@@ -247,11 +251,11 @@ const FOREIGN_MEASURES: ReadonlyMap<string, string> = new Map([
   ]
 ])
 
-function unknown(name: string): InputError {
-  const stem = splitCutoff(name.trim()).stem.toLowerCase()
-  const foreign = FOREIGN_MEASURES.get(stem)
+/** The refusal of an unknown measure name; `split`: the trimmed name's {@link splitCutoff}. */
+function unknown(name: string, split: Split): InputError {
+  const foreign = FOREIGN_MEASURES.get(split.stem.toLowerCase())
   if (foreign !== undefined) return new InputError({ key: name }, `unknown measure ${JSON.stringify(name)}`, foreign)
-  const suggestion = closest(name.trim())
+  const suggestion = closest(name.trim(), split)
   return new InputError(
     { key: name },
     `unknown measure ${quote(name)}${suggestion ? ` (did you mean ${quote(suggestion)}?)` : ''}`,
@@ -264,8 +268,7 @@ function unknown(name: string): InputError {
  * `Success@1` (see didYouMean). Candidates are every base and alias written with that cutoff the way the
  * user wrote it (`@k` or trec_eval's `_k`), or the names without a cutoff.
  */
-function closest(name: string): string | undefined {
-  const { stem, cutoff } = splitCutoff(name)
+function closest(name: string, { stem, cutoff }: Split): string | undefined {
   const candidates: string[] = []
   if (cutoff === null) {
     for (const [base, kind] of BASES) if (KINDS[kind].cutoff !== 'required') candidates.push(base, kind)
