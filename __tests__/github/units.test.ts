@@ -238,6 +238,50 @@ describe('inputs and context', () => {
   })
 })
 
+describe('a deleted fork (a null head repository) reads as a fork, from the payload and from the API', () => {
+  const env = { GITHUB_REPOSITORY: 'acme/search', GITHUB_EVENT_NAME: 'pull_request', GITHUB_SHA: 'm' }
+
+  it('a pull_request payload without a head repository is a fork', () => {
+    const ctx = contextFromPayload(env, {
+      pull_request: { number: 3, head: { sha: 'h', ref: 'main', repo: null }, base: { sha: 'b', ref: 'main' } }
+    })
+    expect(ctx.pullRequest?.isFork).toBe(true)
+    expect(ctx.pullRequest?.headRepo).toBeUndefined()
+  })
+
+  it('a workflow_run without a head repository lists its PR as a fork and looks none up by branch', async () => {
+    const run = {
+      id: 5,
+      workflow_id: 9,
+      head_sha: 'h2',
+      head_branch: 'main',
+      head_repository: null,
+      event: 'pull_request',
+      pull_requests: [{ number: 7, base: { sha: 'b', ref: 'main' } }]
+    }
+    const listed = contextFromPayload({ ...env, GITHUB_EVENT_NAME: 'workflow_run' }, { workflow_run: run })
+    expect(listed.workflowRun?.headRepo).toBeUndefined()
+    expect(listed.pullRequest?.isFork).toBe(true)
+    const fake = await new FakeGitHub().start()
+    try {
+      // this repository's own PR from a branch of the same name is not the deleted fork's
+      fake.pulls.set(8, {
+        number: 8,
+        head: { sha: 'h2', ref: 'main', repo: { full_name: 'acme/search' } },
+        base: { sha: 'b', ref: 'release' }
+      })
+      const unlisted = contextFromPayload(
+        { ...env, GITHUB_EVENT_NAME: 'workflow_run', GITHUB_API_URL: fake.url },
+        { workflow_run: { ...run, pull_requests: [] } }
+      )
+      expect(await resolvePullRequest(createClient('t', { baseUrl: fake.url }), unlisted)).toBeUndefined()
+      expect(fake.log.filter((r) => r.path.includes('/pulls'))).toEqual([])
+    } finally {
+      await fake.stop()
+    }
+  })
+})
+
 describe('finding the PR of a workflow_run from a fork', () => {
   let fake: FakeGitHub
   beforeAll(async () => {

@@ -56,10 +56,23 @@ export interface TriggeringRun {
   workflowId: number
   headSha: string
   headBranch: string
-  /** owner/name of the repository the run's commit came from (a fork's, for fork PRs). */
-  headRepo: string
+  /**
+   * owner/name of the repository the run's commit came from (a fork's, for fork PRs); undefined when the event
+   * names none (a deleted fork): then no pull request is looked up by it, and one listed in the event is a fork's.
+   */
+  headRepo?: string
   event: string
   conclusion: string | null
+}
+
+/**
+ * Whether a pull request's head is a fork of `repository`: a head repository other than it, or none (GitHub shows a
+ * deleted fork's as null; a same-repository head always exists while the run does). Fork is the safe reading: a
+ * fork's branch names are never taken for this repository's branches. The one rule for the event's payload and
+ * the REST API's pull request.
+ */
+export function isForkHead(headRepo: string | undefined, repository: string): boolean {
+  return headRepo === undefined || headRepo.toLowerCase() !== repository.toLowerCase()
 }
 
 type Json = Record<string, unknown>
@@ -116,7 +129,7 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
       baseRef: str(obj(pr.base).ref) ?? '',
       headRepo,
       headRef: str(obj(pr.head).ref),
-      isFork: headRepo !== undefined && headRepo.toLowerCase() !== fullName.toLowerCase()
+      isFork: isForkHead(headRepo, fullName)
     }
   }
   const run = obj(payload.workflow_run)
@@ -126,7 +139,7 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
       workflowId: num(run.workflow_id) ?? 0,
       headSha: str(run.head_sha) ?? '',
       headBranch: str(run.head_branch) ?? '',
-      headRepo: str(obj(run.head_repository).full_name) ?? fullName,
+      headRepo: str(obj(run.head_repository).full_name),
       event: str(run.event) ?? '',
       conclusion: str(run.conclusion) ?? null
     }
@@ -140,7 +153,7 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
         baseRef: str(obj(first.base).ref) ?? '',
         headRepo: ctx.workflowRun.headRepo,
         headRef: ctx.workflowRun.headBranch || undefined,
-        isFork: ctx.workflowRun.headRepo.toLowerCase() !== fullName.toLowerCase()
+        isFork: isForkHead(ctx.workflowRun.headRepo, fullName)
       }
     }
   }

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
-import type { GateContext, PullRequestRef } from './context.js'
+import { isForkHead, type GateContext, type PullRequestRef } from './context.js'
 import type { GitHubClient } from './octokit.js'
 
 /** The fields of GET /repos/{owner}/{repo}/pulls/{n} the gate reads. */
@@ -19,8 +19,7 @@ function fromApi(ctx: GateContext, pull: ApiPull, runHeadSha: string): PullReque
     baseRef: pull.base.ref,
     headRepo,
     headRef: pull.head.ref,
-    // a deleted fork shows as a null head repository: treat it as a fork (the safe reading)
-    isFork: headRepo === undefined || headRepo.toLowerCase() !== `${ctx.owner}/${ctx.repo}`.toLowerCase()
+    isFork: isForkHead(headRepo, `${ctx.owner}/${ctx.repo}`)
   }
 }
 
@@ -44,7 +43,7 @@ export async function resolvePullRequest(
     if (ctx.eventName === 'workflow_run' && run !== undefined && run.headBranch !== '' && !sameHead(pull, run)) {
       throw new InputError(
         { key: 'input pr-number' },
-        `pull request #${prNumber} has head ${quote(pull.head.repo?.full_name ?? '(deleted)')}:${quote(pull.head.ref)}, not the branch the triggering run built (${quote(run.headRepo)}:${quote(run.headBranch)})`,
+        `pull request #${prNumber} has head ${quote(pull.head.repo?.full_name ?? '(deleted)')}:${quote(pull.head.ref)}, not the branch the triggering run built (${quote(run.headRepo ?? '(deleted)')}:${quote(run.headBranch)})`,
         'leave pr-number empty (the gate finds the PR from the triggering run), or pass the number of the PR that run built'
       )
     }
@@ -58,7 +57,8 @@ export async function resolvePullRequest(
     return fromApi(ctx, data, ctx.pullRequest.runHeadSha)
   }
   const run = ctx.workflowRun
-  if (!run || !run.headBranch) return undefined
+  // a run whose head repository is gone (a deleted fork) names no PR: a same-named branch here is not its branch
+  if (!run || !run.headBranch || run.headRepo === undefined) return undefined
   const headOwner = run.headRepo.split('/')[0]
   const pulls = (await client.paginate(client.rest.pulls.list, {
     owner,
@@ -87,8 +87,9 @@ export async function resolvePullRequest(
 }
 
 /** The PR comes from the branch the triggering run built (same head repository, same branch). */
-function sameHead(p: ApiPull, run: { headRepo: string; headBranch: string }): boolean {
-  return (p.head.repo?.full_name ?? '').toLowerCase() === run.headRepo.toLowerCase() && p.head.ref === run.headBranch
+function sameHead(p: ApiPull, run: { headRepo?: string; headBranch: string }): boolean {
+  const head = p.head.repo?.full_name?.toLowerCase()
+  return head !== undefined && head === run.headRepo?.toLowerCase() && p.head.ref === run.headBranch
 }
 
 /** The PR's head commit right now (to tell whether this run is stale). */
