@@ -39,7 +39,7 @@ const ansi: Paint = (tone, s) => `\u001b[${CODES[tone][0]}m${s}\u001b[${CODES[to
  * The same report as the Markdown one, for a terminal: the same kind of document (src/model/document.ts), drawn
  * by the terminal renderer (doc/text.ts, the one place its text is made safe). The verdict and deciding
  * sentence, the checks as aligned columns, the other findings, publishable and what to judge, the capabilities'
- * blocks, the pictures, the worst queries, what to look at next, and the method in one line. Where the content is
+ * blocks, the pictures and the capabilities' blocks after them (the history), the worst queries, what to look at next, and the method in one line. Where the content is
  * the Markdown report's, the blocks are the same (notes, publishable, the regressed table, next steps, the
  * capabilities' parts). Without colour the output is plain ASCII-and-UTF-8 text.
  */
@@ -55,6 +55,7 @@ function textDocument(result: GateResult, head: ReportHead, options: TextOptions
   const out: Block[] = [...headBlocks(result, head), ...checksBlocks(result, head, files, true)]
   pushAll(out, slotBlocks(result, 'afterFindings', files))
   pushAll(out, picturesBlocks(result, true, options.color ? ansi : undefined))
+  pushAll(out, slotBlocks(result, 'afterPictures', files))
   pushAll(out, regressedBlocks(result, files, true))
   const steps = nextStepsList(result, files)
   if (steps !== null) out.push({ kind: 'headline', level: 3, spans: [words('What to look at next')] }, steps)
