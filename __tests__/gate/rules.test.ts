@@ -206,6 +206,22 @@ describe('rules loading', () => {
     )
   })
 
+  it('requires a range or a fill for an unbounded higher-is-better metric under missing: zero', () => {
+    const rules = (metric: string): string =>
+      `version: 1\nqueries: { missing: zero }\nmetrics:\n  m: ${metric}\nchecks:\n  - { name: c, metric: m, non_inferior: { margin: 0.01 } }\n`
+    // Accepted before with fill 0: a log-likelihood or a similarity below 0 made leaving a query out pay.
+    const e = refusal(rules('{ better: higher }'))
+    expect(e.where).toMatchObject({ key: 'metrics.m' })
+    expect(e.message).toMatch(/m has no range, so nothing says a 0 is its worst value/)
+    expect(e.hint).toMatch(/give m a range .* or a "fill" value: its worst/)
+    expect(loadRules(rules('{ better: higher, fill: -50 }'), 'rules.yml').metrics.get('m')?.fill).toBe(-50)
+    expect(loadRules(rules('{ better: higher, binary: true }'), 'rules.yml').metrics.get('m')?.fill).toBe(0)
+    // under missing: error nothing is filled, so nothing is asked
+    expect(loadRules(rules('{ better: higher }').replace('zero', 'error'), 'rules.yml').metrics.get('m')?.fill).toBe(
+      undefined
+    )
+  })
+
   it('keeps rules/schema.json equal to the schema the loader uses (npm run schema)', () => {
     const published = JSON.parse(readFileSync(path.join(root, 'rules/schema.json'), 'utf8'))
     expect(published).toEqual(JSON.parse(JSON.stringify(rulesSchema())))

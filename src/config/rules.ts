@@ -133,11 +133,17 @@ function metricRules(raw: RawRules, at: { missing: 'error' | 'zero'; fail: Fail 
         fail(['metrics', name, 'range'], 'a binary metric takes the values 0 and 1', 'drop range or make it [0, 1]')
       range = [0, 1]
     }
-    if (missing === 'zero' && m.better === 'lower' && m.fill === undefined && range === undefined) {
+    if (missing === 'zero' && m.fill === undefined && range === undefined) {
+      // Without a range nothing says which value is the worst: a 0 is the best latency and, for a score that can
+      // be negative (a log-likelihood, a similarity), better than the queries a candidate would rather leave out.
       fail(
         ['metrics', name],
-        `queries.missing is "zero" but ${name} is better lower, so a 0 would look like the best possible value`,
-        `give ${name} a "fill" value (e.g. the timeout) to score a missing query with`
+        m.better === 'lower'
+          ? `queries.missing is "zero" but ${name} is better lower, so a 0 would look like the best possible value`
+          : `queries.missing is "zero" but ${name} has no range, so nothing says a 0 is its worst value (a score below 0 would make leaving a query out pay)`,
+        m.better === 'lower'
+          ? `give ${name} a "fill" value (e.g. the timeout) to score a missing query with`
+          : `give ${name} a range (its worst value is then the fill) or a "fill" value: its worst, e.g. fill: 0 for a count`
       )
     }
     if (m.fill !== undefined && range && (m.fill < range[0] || m.fill > range[1]))
@@ -156,7 +162,7 @@ function metricRules(raw: RawRules, at: { missing: 'error' | 'zero'; fail: Fail 
       binary,
       range,
       unit: m.unit ?? '',
-      fill: m.fill ?? worst ?? (m.better === 'higher' ? 0 : undefined)
+      fill: m.fill ?? worst
     })
   }
   return metrics

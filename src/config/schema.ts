@@ -85,7 +85,7 @@ export const RULES_SCHEMA = {
           fill: {
             type: 'number',
             description:
-              'Value scored for a missing query under queries.missing: zero. With a range it is the worst end of the range (min for better: higher, max for better: lower; another value is refused), so leaving a query out never helps; without one, 0 for better: higher, and required for better: lower (a 0 ms latency would look perfect).'
+              'Value scored for a missing query under queries.missing: zero. With a range it is the worst end of the range (min for better: higher, max for better: lower; another value is refused), so leaving a query out never helps; without one it is required (nothing says which value is the worst: a 0 ms latency would look perfect, and a score that can be below 0 would make leaving a query out pay).'
           }
         }
       }
