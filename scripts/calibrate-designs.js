@@ -8,8 +8,9 @@
  * draw, printed), runs the gate on `--simulations` seeded evaluations of each with every check at its truth, and
  * prints per family and check the worst false pass, how many designs break the promise (one-sided binomial test
  * against 0.035 at 1%), and the 80% detectable change next to a calibrated t oracle's. Compiles src/ and bench/
- * with tsc into build/calibrate first. `--write` puts the table into docs/statistics.md between the
- * `<!-- property:start -->` and `<!-- property:end -->` markers; `--json` writes every design's row.
+ * with tsc into build/calibrate first. `--write` puts the table into bench/results/calibration-designs-2026-12-04.md
+ * (docs/statistics.md links it) between the `<!-- property:start -->` and `<!-- property:end -->` markers; `--json`
+ * writes every design's row.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -55,13 +56,13 @@ console.log(body.join('\n'))
 const json = opt('--json', undefined)
 if (json !== undefined) writeFileSync(json, JSON.stringify(rows, null, 1))
 if (argv.includes('--write')) {
-  const file = join(root, 'docs/statistics.md')
+  const file = join(root, 'bench/results/calibration-designs-2026-12-04.md')
   const doc = readFileSync(file, 'utf8')
   const start = '<!-- property:start -->'
   const end = '<!-- property:end -->'
   const a = doc.indexOf(start)
   const b = doc.indexOf(end)
-  if (a < 0 || b < a) throw new Error(`docs/statistics.md has no ${start} ... ${end} section`)
+  if (a < 0 || b < a) throw new Error(`${file} has no ${start} ... ${end} section`)
   writeFileSync(file, `${doc.slice(0, a + start.length)}\n${body.join('\n')}\n${doc.slice(b)}`)
   console.error(`wrote the table into ${file}`)
 }

@@ -9,9 +9,9 @@
  * method on the same data. Prints per design and method the coverage of the 95% interval (target 0.93–0.97) and
  * the false-pass rate (target at most 0.035 at nominal one-sided 0.025), each with a Wilson 95% interval, and
  * for the gate's own method the share of evaluations it left inconclusive because the interval could not support
- * a pass. Deterministic: same options, same tables. `--write` puts the tables into docs/statistics.md between the
- * `<!-- calibration:start -->` and `<!-- calibration:end -->` markers; `--only` keeps the designs whose name
- * contains the text.
+ * a pass. Deterministic: same options, same tables. `--write` puts the tables into
+ * bench/results/calibration-2026-12-04.md (docs/statistics.md links it) between the `<!-- calibration:start -->`
+ * and `<!-- calibration:end -->` markers; `--only` keeps the designs whose name contains the text.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -49,13 +49,13 @@ const body = [
 ]
 console.log(body.join('\n'))
 if (argv.includes('--write')) {
-  const file = join(root, 'docs/statistics.md')
+  const file = join(root, 'bench/results/calibration-2026-12-04.md')
   const doc = readFileSync(file, 'utf8')
   const start = '<!-- calibration:start -->'
   const end = '<!-- calibration:end -->'
   const a = doc.indexOf(start)
   const b = doc.indexOf(end)
-  if (a < 0 || b < a) throw new Error(`docs/statistics.md has no ${start} ... ${end} section`)
+  if (a < 0 || b < a) throw new Error(`${file} has no ${start} ... ${end} section`)
   writeFileSync(file, `${doc.slice(0, a + start.length)}\n${body.join('\n')}\n${doc.slice(b)}`)
   console.error(`wrote the tables into ${file}`)
 }
