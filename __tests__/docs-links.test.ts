@@ -1,6 +1,6 @@
 /**
- * The README is the front door and docs/ holds the reference (issue 27): every relative link in README.md and
- * docs/*.md points at a file that exists and, with a #fragment into a Markdown file, at one of its headings
+ * The README is the front door and docs/ holds the reference (issue 27): every relative link in README.md,
+ * docs/*.md and the measurement logs the docs link (bench/results/*.md) points at a file that exists and, with a #fragment into a Markdown file, at one of its headings
  * (GitHub's anchor: lower case, punctuation but - and _ removed, spaces as -). Links inside code blocks are text.
  */
 import { describe, expect, it } from '@jest/globals'
@@ -12,7 +12,10 @@ const pages = [
   'README.md',
   ...readdirSync(path.join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`)
+    .map((f) => `docs/${f}`),
+  ...readdirSync(path.join(root, 'bench/results'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `bench/results/${f}`)
 ]
 
 /** GitHub's heading anchors of a Markdown file. */

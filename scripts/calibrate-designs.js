@@ -8,7 +8,7 @@
  * draw, printed), runs the gate on `--simulations` seeded evaluations of each with every check at its truth, and
  * prints per family and check the worst false pass, how many designs break the promise (one-sided binomial test
  * against 0.035 at 1%), and the 80% detectable change next to a calibrated t oracle's. Compiles src/ and bench/
- * with tsc into build/calibrate first. `--write` puts the table into bench/results/calibration-designs-2026-12-04.md
+ * with tsc into build/calibrate first. `--write` puts the table into bench/results/calibration-designs.md
  * (docs/statistics.md links it) between the `<!-- property:start -->` and `<!-- property:end -->` markers; `--json`
  * writes every design's row.
  */
@@ -56,7 +56,7 @@ console.log(body.join('\n'))
 const json = opt('--json', undefined)
 if (json !== undefined) writeFileSync(json, JSON.stringify(rows, null, 1))
 if (argv.includes('--write')) {
-  const file = join(root, 'bench/results/calibration-designs-2026-12-04.md')
+  const file = join(root, 'bench/results/calibration-designs.md')
   const doc = readFileSync(file, 'utf8')
   const start = '<!-- property:start -->'
   const end = '<!-- property:end -->'

@@ -10,7 +10,7 @@
  * the false-pass rate (target at most 0.035 at nominal one-sided 0.025), each with a Wilson 95% interval, and
  * for the gate's own method the share of evaluations it left inconclusive because the interval could not support
  * a pass. Deterministic: same options, same tables. `--write` puts the tables into
- * bench/results/calibration-2026-12-04.md (docs/statistics.md links it) between the `<!-- calibration:start -->`
+ * bench/results/calibration.md (docs/statistics.md links it) between the `<!-- calibration:start -->`
  * and `<!-- calibration:end -->` markers; `--only` keeps the designs whose name contains the text.
  */
 import { execFileSync } from 'node:child_process'
@@ -49,7 +49,7 @@ const body = [
 ]
 console.log(body.join('\n'))
 if (argv.includes('--write')) {
-  const file = join(root, 'bench/results/calibration-2026-12-04.md')
+  const file = join(root, 'bench/results/calibration.md')
   const doc = readFileSync(file, 'utf8')
   const start = '<!-- calibration:start -->'
   const end = '<!-- calibration:end -->'

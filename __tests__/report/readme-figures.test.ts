@@ -1,7 +1,7 @@
 /**
  * Issue 13 item 8: every figure of the README's worked example is one the demo prints (the same gate run as
  * scripts/demo.js, in-process), and the README's claim about the calibration matches the table of
- * `npm run calibrate:designs -- --write` (bench/results/calibration-designs-2026-12-04.md, linked from
+ * `npm run calibrate:designs -- --write` (bench/results/calibration-designs.md, linked from
  * docs/statistics.md): the gate's false-pass range, and the percentile bootstrap's worst on independent queries.
  */
 import { describe, expect, it } from '@jest/globals'
@@ -106,7 +106,7 @@ describe("the README's worked example", () => {
   })
 
   it('states the calibration as npm run calibrate:designs -- --write measured it (its table, linked from docs/statistics.md)', () => {
-    const stats = readFileSync('bench/results/calibration-designs-2026-12-04.md', 'utf8')
+    const stats = readFileSync('bench/results/calibration-designs.md', 'utf8')
     const table = stats.slice(stats.indexOf('<!-- property:start -->'), stats.indexOf('<!-- property:end -->'))
     const rows = table
       .split('\n')
