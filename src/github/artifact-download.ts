@@ -1,7 +1,7 @@
 import { getProxyUrl } from '@actions/http-client/lib/proxy'
 import { fetch as undiciFetch, ProxyAgent } from 'undici'
 import type { GateContext } from './context.js'
-import { describeApiError, type GitHubClient } from './octokit.js'
+import { describeApiError, repoOf, type GitHubClient } from './octokit.js'
 
 /**
  * Longest wait for the next chunk of an artifact before the download is abandoned: the storage host answering
@@ -63,8 +63,7 @@ export function restArtifactDownloader(
   return async (artifactId, limits) => {
     // the API's answer too is bounded in time: no request here waits longer than a stall
     const { headers, status } = await client.rest.actions.downloadArtifact({
-      owner: ctx.owner,
-      repo: ctx.repo,
+      ...repoOf(ctx),
       artifact_id: artifactId,
       archive_format: 'zip',
       request: { redirect: 'manual', signal: AbortSignal.timeout(limits.stallMs ?? times.stallMs ?? STALL_MS) }

@@ -5,7 +5,7 @@ import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
 import { downloadFailure, downloadHint, type ArtifactDownloader } from './artifact-download.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { apiErrorHint, describeApiError, type GitHubClient } from './octokit.js'
+import { apiErrorHint, describeApiError, repoOf, type GitHubClient } from './octokit.js'
 import { isOnRef, type ResolvedRef } from './refs.js'
 import { checkName, readZip, ZipRefusal } from './zip.js'
 import { quote } from '../util/show.js'
@@ -92,8 +92,7 @@ export async function successfulRuns(
   query: { workflow: number | string; branch: string; event?: string; perPage: number }
 ): Promise<ApiRun[]> {
   const { data } = await client.rest.actions.listWorkflowRuns({
-    owner: ctx.owner,
-    repo: ctx.repo,
+    ...repoOf(ctx),
     workflow_id: query.workflow,
     branch: query.branch,
     ...(query.event === undefined ? {} : { event: query.event }),
@@ -117,8 +116,7 @@ export async function namedArtifacts(
   name: string
 ): Promise<ApiArtifact[]> {
   const { data } = await client.rest.actions.listWorkflowRunArtifacts({
-    owner: ctx.owner,
-    repo: ctx.repo,
+    ...repoOf(ctx),
     run_id: runId,
     name,
     per_page: 100
@@ -294,7 +292,7 @@ async function thisWorkflowId(client: GitHubClient, ctx: GateContext): Promise<n
       'set baseline-workflow'
     )
   try {
-    const { data } = await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId })
+    const { data } = await client.rest.actions.getWorkflowRun({ ...repoOf(ctx), run_id: ctx.runId })
     return data.workflow_id
   } catch (error) {
     throw new InputError(
@@ -316,8 +314,7 @@ async function commitWarnings(
   let mergeBase: string | undefined
   try {
     const { data } = await client.rest.repos.compareCommitsWithBasehead({
-      owner: ctx.owner,
-      repo: ctx.repo,
+      ...repoOf(ctx),
       basehead: `${pr.baseSha}...${pr.runHeadSha}`,
       per_page: 1
     })

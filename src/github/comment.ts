@@ -1,6 +1,6 @@
 import { fitMarkdown, sizeOf } from '../report/fit.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import { describeApiError, repoOf, statusOf, type GitHubClient } from './octokit.js'
 import { currentHeadSha } from './pull-request.js'
 
 /** GitHub refuses an issue comment body over 65,536 characters; we count UTF-8 bytes, which is stricter. */
@@ -111,8 +111,7 @@ async function findStickyComment(
   const { number, name, login } = wanted
   const marker = markerFor(name)
   const comments = (await client.paginate(client.rest.issues.listComments, {
-    owner: ctx.owner,
-    repo: ctx.repo,
+    ...repoOf(ctx),
     issue_number: number,
     per_page: 100
   })) as unknown as ApiComment[]
@@ -159,24 +158,12 @@ export async function upsertStickyComment(
     const prefix = `${markerFor(req.name)}\n${metadataLine({ head_sha: pr.runHeadSha, run_id: req.runId ?? null, verdict: req.verdict })}\n`
     const fitted = fitMarkdown(req.markdown, COMMENT_LIMIT - sizeOf(prefix) - 64, req.whereFull)
     const body = prefix + fitted.text
-    if (existing) {
-      step = `updating comment ${existing.id}`
-      const { data } = await client.rest.issues.updateComment({
-        owner: ctx.owner,
-        repo: ctx.repo,
-        comment_id: existing.id,
-        body
-      })
-      return { status: 'updated', id: data.id, url: data.html_url, author: login, dropped: fitted.dropped }
-    }
-    step = 'creating the comment'
-    const { data } = await client.rest.issues.createComment({
-      owner: ctx.owner,
-      repo: ctx.repo,
-      issue_number: pr.number,
-      body
-    })
-    return { status: 'created', id: data.id, url: data.html_url, author: login, dropped: fitted.dropped }
+    step = existing ? `updating comment ${existing.id}` : 'creating the comment'
+    const { data } = existing
+      ? await client.rest.issues.updateComment({ ...repoOf(ctx), comment_id: existing.id, body })
+      : await client.rest.issues.createComment({ ...repoOf(ctx), issue_number: pr.number, body })
+    const status = existing ? 'updated' : 'created'
+    return { status, id: data.id, url: data.html_url, author: login, dropped: fitted.dropped }
   } catch (error) {
     const fork =
       pr.isFork && statusOf(error) === 403

@@ -1,5 +1,5 @@
 import { runUrlOf, type GateContext, type PullRequestRef } from './context.js'
-import { describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import { describeApiError, repoOf, statusOf, type GitHubClient } from './octokit.js'
 import { SHA } from './refs.js'
 import { statusDescription, type StatusSubject } from './status-description.js'
 
@@ -79,8 +79,7 @@ async function postCommitStatus(
   const targetUrl = runUrlOf(ctx)
   try {
     await client.rest.repos.createCommitStatus({
-      owner: ctx.owner,
-      repo: ctx.repo,
+      ...repoOf(ctx),
       sha,
       state,
       context,

@@ -4,7 +4,7 @@ import { TOOL_NAME, VERSION } from '../version.js'
 import { downloadFailure, type ArtifactDownloader } from './artifact-download.js'
 import { namedArtifacts, successfulRuns, type ApiArtifact, type ApiRun } from './baseline-artifact.js'
 import type { GateContext } from './context.js'
-import { describeApiError, type GitHubClient } from './octokit.js'
+import { describeApiError, repoOf, type GitHubClient } from './octokit.js'
 import { isOnRef, resolveRef, type ResolvedRef } from './refs.js'
 import { readZip, ZipRefusal } from './zip.js'
 import { quote } from '../util/show.js'
@@ -86,8 +86,7 @@ export async function fetchHistory(
     let workflowId: number | string | undefined = options.workflow
     if (workflowId === undefined) {
       if (ctx.runId === undefined) throw new Error('GITHUB_RUN_ID is not set, so the workflow is unknown')
-      workflowId = (await client.rest.actions.getWorkflowRun({ owner: ctx.owner, repo: ctx.repo, run_id: ctx.runId }))
-        .data.workflow_id
+      workflowId = (await client.rest.actions.getWorkflowRun({ ...repoOf(ctx), run_id: ctx.runId })).data.workflow_id
     }
     const perPage = Math.min(100, options.runs * 2 + 5)
     runs = await successfulRuns(client, ctx, { workflow: workflowId, branch: options.branch, event: 'push', perPage })

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { GateContext } from './context.js'
-import type { GitHubClient } from './octokit.js'
+import { repoOf, type GitHubClient } from './octokit.js'
 
 /**
  * A ledger kept in commit statuses, which anyone with `statuses: write` can create and nobody can edit or delete.
@@ -48,8 +48,7 @@ function markOf(description: string | null): string | undefined {
 /** Writes one record and returns its id (POST /repos/{owner}/{repo}/statuses/{sha}). */
 export async function writeRecord(client: GitHubClient, ctx: GateContext, entry: LedgerEntry): Promise<number> {
   const { data } = await client.rest.repos.createCommitStatus({
-    owner: ctx.owner,
-    repo: ctx.repo,
+    ...repoOf(ctx),
     sha: entry.sha,
     state: 'success',
     context: entry.context,
@@ -62,8 +61,7 @@ export async function writeRecord(client: GitHubClient, ctx: GateContext, entry:
 /** Every status of a commit, all pages (GET /repos/{owner}/{repo}/commits/{sha}/statuses). */
 export async function listRecords(client: GitHubClient, ctx: GateContext, sha: string): Promise<ListedStatus[]> {
   return client.paginate(client.rest.repos.listCommitStatusesForRef, {
-    owner: ctx.owner,
-    repo: ctx.repo,
+    ...repoOf(ctx),
     ref: sha,
     per_page: 100
   })

@@ -168,6 +168,12 @@ export function describeApiError(error: unknown, action: string): string {
   return `${action} failed${status ? ` (HTTP ${status})` : ''}: ${message}${hint ? ` — ${hint}` : ''}`
 }
 
+/** The `owner` and `repo` parameters of every REST call about the run's repository. */
+export const repoOf = (ctx: { owner: string; repo: string }): { owner: string; repo: string } => ({
+  owner: ctx.owner,
+  repo: ctx.repo
+})
+
 /** The HTTP status of an octokit error, if it has one. */
 export function statusOf(error: unknown): number | undefined {
   const s = (error as { status?: unknown })?.status

@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
 import { isForkHead, type GateContext, type PullRequestRef } from './context.js'
-import type { GitHubClient } from './octokit.js'
+import { repoOf, type GitHubClient } from './octokit.js'
 
 /** The fields of GET /repos/{owner}/{repo}/pulls/{n} the gate reads. */
 interface ApiPull {
@@ -94,6 +94,6 @@ function sameHead(p: ApiPull, run: { headRepo?: string; headBranch: string }): b
 
 /** The PR's head commit right now (to tell whether this run is stale). */
 export async function currentHeadSha(client: GitHubClient, ctx: GateContext, number: number): Promise<string> {
-  const { data } = await client.rest.pulls.get({ owner: ctx.owner, repo: ctx.repo, pull_number: number })
+  const { data } = await client.rest.pulls.get({ ...repoOf(ctx), pull_number: number })
   return (data as unknown as ApiPull).head.sha
 }

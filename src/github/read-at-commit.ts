@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError } from '../errors.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { apiErrorHint, describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import { apiErrorHint, describeApiError, repoOf, statusOf, type GitHubClient } from './octokit.js'
 
 /** What a file read at the base commit is, for messages and for what to do when it is not there. */
 export interface ReadAtCommitOptions {
@@ -55,8 +55,7 @@ export async function readAtCommit(
   let response: { data: unknown; headers: Record<string, string | number | undefined> }
   try {
     response = await client.rest.repos.getContent({
-      owner: ctx.owner,
-      repo: ctx.repo,
+      ...repoOf(ctx),
       path: repoPath,
       ref: options.at?.sha ?? pr.baseSha,
       mediaType: { format: 'raw' },

@@ -1,7 +1,7 @@
 import { InputError, type Where } from '../errors.js'
 import { quote } from '../util/show.js'
 import type { GateContext } from './context.js'
-import { apiErrorHint, describeApiError, statusOf, type GitHubClient } from './octokit.js'
+import { apiErrorHint, describeApiError, repoOf, statusOf, type GitHubClient } from './octokit.js'
 
 /**
  * A name is not a ref. GitHub writes a tag's name into a workflow run's `head_branch` as it writes a branch's, and a
@@ -112,8 +112,7 @@ export async function isOnRef(client: GitHubClient, ctx: GateContext, ref: Resol
   if (ref.kind !== 'branch' || !SHA.test(sha)) return false
   try {
     const { data } = await client.rest.repos.compareCommitsWithBasehead({
-      owner: ctx.owner,
-      repo: ctx.repo,
+      ...repoOf(ctx),
       basehead: `${ref.sha}...${sha}`,
       per_page: 1
     })
@@ -132,7 +131,7 @@ export async function commitDate(
   where: Where
 ): Promise<string | undefined> {
   try {
-    const { data } = await client.rest.git.getCommit({ owner: ctx.owner, repo: ctx.repo, commit_sha: sha })
+    const { data } = await client.rest.git.getCommit({ ...repoOf(ctx), commit_sha: sha })
     return data.committer?.date ?? data.author?.date ?? undefined
   } catch (error) {
     throw apiRefusal(error, `reading commit ${sha.slice(0, 12)}`, where)
@@ -149,7 +148,7 @@ async function lookUp(
   const full = `refs/${kind === 'branch' ? 'heads' : 'tags'}/${name}`
   let object: { sha: string; type: string }
   try {
-    const { data } = await client.rest.git.getRef({ owner: ctx.owner, repo: ctx.repo, ref: full.slice('refs/'.length) })
+    const { data } = await client.rest.git.getRef({ ...repoOf(ctx), ref: full.slice('refs/'.length) })
     // an answer for another ref (an old prefix match) or a list of refs is not this ref
     if (Array.isArray(data) || data.ref !== full) return undefined
     object = data.object
@@ -161,7 +160,7 @@ async function lookUp(
     if (depth >= MAX_TAG_DEPTH)
       throw new InputError(where, `${full} is a chain of more than ${MAX_TAG_DEPTH} tags`, 'tag the commit itself')
     try {
-      const { data } = await client.rest.git.getTag({ owner: ctx.owner, repo: ctx.repo, tag_sha: object.sha })
+      const { data } = await client.rest.git.getTag({ ...repoOf(ctx), tag_sha: object.sha })
       object = data.object
     } catch (error) {
       throw apiRefusal(error, `peeling the annotated tag ${full}`, where)
@@ -174,7 +173,7 @@ async function lookUp(
 
 async function existingCommit(client: GitHubClient, ctx: GateContext, sha: string, where: Where): Promise<string> {
   try {
-    await client.rest.git.getCommit({ owner: ctx.owner, repo: ctx.repo, commit_sha: sha })
+    await client.rest.git.getCommit({ ...repoOf(ctx), commit_sha: sha })
     return sha
   } catch (error) {
     if (statusOf(error) === 404 || statusOf(error) === 422)
