@@ -3,6 +3,7 @@ import type { GateResult } from '../decide/result.js'
 import { padEnd, padStart } from './columns.js'
 import { histogram, SIDE_SYMBOL as SYMBOL, type Bin, type Histogram } from './histogram.js'
 import { maxOf } from '../util/extent.js'
+import { metricOf } from './words.js'
 
 /**
  * The histogram of per-query changes of the primary metric, twice: as Mermaid source (GitHub draws it, in
@@ -20,7 +21,7 @@ const COLOURS = { worse: '#d6604d', same: '#8c8c8c', better: '#4393c3' } as cons
 
 /** The histogram of the primary metric's differences, or null when there are no queries. */
 function primaryHistogram(result: GateResult): { h: Histogram; metric: MetricRule } | null {
-  const metric = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const metric = metricOf(result, result.primaryMetric)
   if (result.primaryDifferences.length === 0) return null
   return { h: histogram(result.primaryDifferences, metric), metric }
 }

@@ -6,7 +6,7 @@ import { codeText } from './escape.js'
 import { LINE } from './forest.js'
 import { gatedMetrics } from './regressions.js'
 import { maxOf } from '../util/extent.js'
-import { displayNumber, sliceLabel, unitWord } from './words.js'
+import { displayNumber, metricOf, sliceLabel, unitWord } from './words.js'
 
 /**
  * Wins and losses per slice as a diverging bar: queries that got worse to the left of the centre line (`▒`),
@@ -97,7 +97,7 @@ export function barRows(result: GateResult, name: string): { rows: BarRow[]; hid
 
 /** The diverging bars of one metric as Unicode lines ([] when nothing compares it). */
 function barsFor(result: GateResult, name: string): string[] {
-  const metric = result.rules.metrics.get(name) as MetricRule
+  const metric = metricOf(result, name)
   const { rows, hidden } = barRows(result, name)
   if (rows.length === 0) return []
   const scale = Math.max(1, maxOf(rows.map((r) => Math.max(r.wins, r.losses, r.limit?.count ?? 0))))

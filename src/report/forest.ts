@@ -8,7 +8,7 @@ import { cutToWidth, displayWidth, padEnd, padStart } from './columns.js'
 import { codeText } from './escape.js'
 import { alphaText, confidenceLabels } from './format.js'
 import { gatedMetrics } from './regressions.js'
-import { displayNumber, inPoints, sliceLabel, unitWord } from './words.js'
+import { displayNumber, inPoints, metricOf, sliceLabel, unitWord } from './words.js'
 
 /**
  * The forest plot: one row per check and slice, each a point estimate inside its interval, on ONE numeric
@@ -64,6 +64,24 @@ export const LINE = 110
 /** Values of a picture in display units (points for shares), as every other number of the report. */
 export const toDisplay = (metric: MetricRule, v: number): number => (inPoints(metric) ? v * 100 : v)
 
+/**
+ * A forest plot's rows within the picture cap (slice-rows.ts: failing and inconclusive rows first), how many were
+ * left out, its finite limits in display units, and the values its axis must hold (0, the limits, the intervals).
+ */
+export function forestFrame(
+  metric: MetricRule,
+  options: { rows: ForestRow[]; limits: ForestLimit[] }
+): { rows: ForestRow[]; hidden: number; limits: ForestLimit[]; values: number[] } {
+  const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
+  const limits = options.limits
+    .filter((l) => Number.isFinite(l.value))
+    .map((l) => ({ value: toDisplay(metric, l.value), check: l.check }))
+  const values = [0, ...limits.map((l) => l.value)]
+  for (const r of rows)
+    if (r.comparison.ci.every(Number.isFinite)) values.push(...r.comparison.ci.map((v) => toDisplay(metric, v)))
+  return { rows, hidden, limits, values }
+}
+
 /** One row of the plot area: the reference lines, then the interval and its point estimate over them. */
 function plotCells(axis: NumberAxis, metric: MetricRule, row: ForestRow, limits: number[]): string {
   const cells = Array.from({ length: PLOT }, () => ' ')
@@ -101,13 +119,10 @@ export function drawForest(options: {
   keys: string[]
 }): string[] {
   const { metric } = options
-  const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
-  const limits = options.limits.filter((l) => Number.isFinite(l.value)).map((l) => toDisplay(metric, l.value))
-  const values = [0, ...limits]
-  for (const r of rows)
-    if (r.comparison.ci.every(Number.isFinite))
-      values.push(toDisplay(metric, r.comparison.ci[0]), toDisplay(metric, r.comparison.ci[1]))
-  const axis = numberAxis(values, PLOT)
+  const frame = forestFrame(metric, options)
+  const { rows, hidden } = frame
+  const limits = frame.limits.map((l) => l.value)
+  const axis = numberAxis(frame.values, PLOT)
   const indent = ' '.repeat(WORD + 1 + CHECK + 1 + SLICE + 1)
   const out = [cutToWidth(options.title, LINE), '']
   for (const r of rows) {
@@ -149,10 +164,10 @@ function countNote(check: CheckResult, unit: UnitResult): string {
   return `${unit.regressions} worse ≤ ${unit.regressionLimit ?? 'n/a'}`
 }
 
-/** The title line: metric, what is drawn, units, confidence, direction. */
-function titleOf(metric: MetricRule, comparisons: Comparison[], what: string): string {
+/** The title line: metric, what is drawn, units, the rows' confidence, direction. */
+function titleOf(metric: MetricRule, rows: ForestRow[], what: string): string {
   const u = unitWord(metric)
-  return `${codeText(metric.name, 60)}: ${what}, candidate − baseline${u ? ` in ${codeText(u, 16)}` : ''}, ${confidenceLabels(comparisons.map((c) => c.confidence))} intervals (${metric.better} is better)`
+  return `${codeText(metric.name, 60)}: ${what}, candidate − baseline${u ? ` in ${codeText(u, 16)}` : ''}, ${confidenceLabels(rows.map((r) => r.comparison.confidence))} intervals (${metric.better} is better)`
 }
 
 /** One check's line in a forest plot's key: its number, its RAW name and what its limit is (RAW words). */
@@ -175,7 +190,7 @@ export interface ForestData {
 export function gatedForestData(result: GateResult): ForestData[] {
   const out: ForestData[] = []
   for (const name of gatedMetrics(result)) {
-    const metric = result.rules.metrics.get(name) as MetricRule
+    const metric = metricOf(result, name)
     const rows: ForestRow[] = []
     const limits: ForestLimit[] = []
     const keys: ForestKey[] = []
@@ -200,12 +215,7 @@ export function gatedForestData(result: GateResult): ForestData[] {
       keys.push({ check: n, name: check.rule.name, words: keyWords(check, [...own], metric) })
     }
     if (rows.length === 0) continue
-    const title = titleOf(
-      metric,
-      rows.map((r) => r.comparison),
-      'change'
-    )
-    out.push({ metric: name, title, rows, limits, keys })
+    out.push({ metric: name, title: titleOf(metric, rows, 'change'), rows, limits, keys })
   }
   return out
 }
@@ -213,7 +223,7 @@ export function gatedForestData(result: GateResult): ForestData[] {
 /** One forest plot per gated metric, rows in rules order (every unit of every check on that metric). */
 export function gatedForests(result: GateResult): Array<{ metric: string; lines: string[] }> {
   return gatedForestData(result).map((f) => {
-    const metric = result.rules.metrics.get(f.metric) as MetricRule
+    const metric = metricOf(result, f.metric)
     const keys = f.keys.map((k) => `${padStart(k.check, CHECK)}  ${codeText(k.name, 80)}: ${k.words}`)
     return { metric: f.metric, lines: drawForest({ metric, title: f.title, rows: f.rows, limits: f.limits, keys }) }
   })
@@ -254,13 +264,9 @@ export function sliceForestRows(result: GateResult, name: string): ForestRow[] |
 
 /** The exploratory per-slice rows of one metric as a forest plot (no limits: nothing here gates). */
 export function sliceForest(result: GateResult, name: string): string[] | null {
-  const metric = result.rules.metrics.get(name) as MetricRule
+  const metric = metricOf(result, name)
   const rows = sliceForestRows(result, name)
   if (rows === null) return null
-  const title = titleOf(
-    metric,
-    rows.map((r) => r.comparison),
-    'change per slice (exploratory)'
-  )
+  const title = titleOf(metric, rows, 'change per slice (exploratory)')
   return drawForest({ metric, title, rows, limits: [], keys: [] })
 }

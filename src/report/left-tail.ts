@@ -1,6 +1,5 @@
-import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
-import { sliceLabel } from './words.js'
+import { metricOf, sliceLabel } from './words.js'
 
 /**
  * Which slice the left tail of the histogram comes from: the mean hides a mixture (many small gains, a few
@@ -33,7 +32,7 @@ export function leftTail(result: GateResult): LeftTail | null {
   if (worse.length === 0 || result.rules.slices.length === 0) return null
   const size = Math.min(worse.length, Math.max(1, Math.ceil(paired * TAIL_SHARE)))
   const tail = worse.slice(0, size)
-  const metric = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const metric = metricOf(result, result.primaryMetric)
   // Queries per single-attribute slice of the metric, indexed once: a lookup per tail value would scan every
   // comparison (up to 20,000 slice values times the metrics) once per value.
   const sliceN = new Map<string, number>()

@@ -1,4 +1,3 @@
-import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { TOOL_NAME } from '../version.js'
 import { sliceForest } from './forest.js'
@@ -19,7 +18,7 @@ import {
 import { reportHead, type ReportHead } from './head.js'
 import { pageSentence, type WrittenFiles } from './files.js'
 import { publishableLine, trustBody } from './trust-lines.js'
-import { SCOPE_SENTENCE, statisticsSentences } from './words.js'
+import { metricOf, SCOPE_SENTENCE, statisticsSentences } from './words.js'
 import { gatedNotes, slicesList } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { capabilitySections, slotBlocks } from './slots.js'
@@ -73,7 +72,7 @@ function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFi
 
 /** The head: never dropped by fit.ts; the verdict, its sentence, the counts, the trust rules that did not pass. */
 function headSection(out: Block[], result: GateResult, head: ReportHead): void {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const primary = metricOf(result, result.primaryMetric)
   // The same reasons as the terminal report (head.ts).
   const by = head.decided
   const title: Inline =

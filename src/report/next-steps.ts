@@ -1,4 +1,3 @@
-import type { MetricRule } from '../config/types.js'
 import { whyNoPass } from './interval-words.js'
 import type { GateResult } from '../decide/result.js'
 import type { Comparison } from '../stats/compare.js'
@@ -6,7 +5,7 @@ import { metricFamily, type MetricFamily } from './metric-family.js'
 import { gatedMetrics } from './regressions.js'
 import { clean } from './escape.js'
 import { fixed } from './format.js'
-import { sliceLabel } from './words.js'
+import { metricOf, sliceLabel } from './words.js'
 import { fileOrHow, type WrittenFiles } from './files.js'
 
 /**
@@ -149,7 +148,7 @@ export function nextSteps(result: GateResult, files?: WrittenFiles): NextStep[] 
         unit.reason === 'too_few_queries'
           ? `only ${c.n} queries`
           : unit.reason === 'interval_unreliable'
-            ? whyNoPass(unit, result.rules.metrics.get(c.metric) as MetricRule)
+            ? whyNoPass(unit, metricOf(result, c.metric))
             : 'the interval straddles the limit'
       add('wide_interval', `${clean(check.rule.name, 60)} (${sliceLabel(unit.slice)}): ${why}`)
     }

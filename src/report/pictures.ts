@@ -1,11 +1,10 @@
-import type { MetricRule } from '../config/types.js'
 import type { GateResult } from '../decide/result.js'
 import { histogramChart, histogramLines } from './charts.js'
 import { countBars } from './count-bars.js'
 import { gatedForests } from './forest.js'
 import { confidenceLabels } from './format.js'
 import { leftTail, leftTailSentence } from './left-tail.js'
-import { unitWord } from './words.js'
+import { metricOf, unitWord } from './words.js'
 import { gatedConfidences } from './sections.js'
 import type { Paint } from './doc/text.js'
 import { figure, paragraph, text, words, type Block, type Inline, type Span } from '../model/document.js'
@@ -53,7 +52,7 @@ export function picturesBlocks(result: GateResult, terminal: boolean, paint?: Pa
 
 /** The line above the histogram: what it shows, in the primary metric's units. */
 function histogramLead(result: GateResult, terminal: boolean): Block {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const primary = metricOf(result, result.primaryMetric)
   const unit = unitWord(primary)
   if (!terminal)
     return paragraph(

@@ -1,4 +1,3 @@
-import type { MetricRule } from '../config/types.js'
 import { queryDetails, TOP_REGRESSIONS, type GateResult } from '../decide/result.js'
 import { rowOfId } from '../align/row-of-id.js'
 import { cells, em, paragraph, table, text, words, type Block, type Inline } from '../model/document.js'
@@ -8,7 +7,7 @@ import { listableRegressions, withheldSentence } from './holdout.js'
 import { regressionCount } from './regressions.js'
 import { changeUnit } from './sections.js'
 import { topDocumentsBlock } from './top-documents.js'
-import { changeCell, levelDigits } from './words.js'
+import { changeCell, levelDigits, metricOf } from './words.js'
 
 /** Regressed queries the terminal report lists (the Markdown lists TOP_REGRESSIONS). */
 const TERMINAL_TOP = 5
@@ -20,7 +19,7 @@ const TERMINAL_TOP = 5
  * and where the regression set is. `terminal`: a headline with the counts, the table and the holdout's count.
  */
 export function regressedBlocks(result: GateResult, files: WrittenFiles | undefined, terminal: boolean): Block[] {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const primary = metricOf(result, result.primaryMetric)
   if (result.regressions.length === 0 && terminal) return []
   const worseOnGated = regressionCount(result)
   if (result.regressions.length === 0 && worseOnGated === 0) return []
@@ -50,7 +49,7 @@ export function regressedBlocks(result: GateResult, files: WrittenFiles | undefi
 
 /** The most regressed queries on the primary metric, with their attributes. */
 function regressedTable(result: GateResult, limit: number): Block {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const primary = metricOf(result, result.primaryMetric)
   const shown = result.regressions.slice(0, limit)
   const typical = shown.length > 0 ? Math.abs(shown[0].baseline) : 0
   const d = levelDigits(primary, typical)

@@ -69,14 +69,21 @@ function changeCells(unit: UnitResult, metric: MetricRule, mixed: boolean, toget
     const ci = intervalCell(levelCell(l.ci[0], metric, c), levelCell(l.ci[1], metric, c), l.confidence, mixed)
     return [own(`mean ${levelCell(l.mean, metric, c)}`), own(ci)]
   }
-  return [
-    [...own(change(c.delta, metric, c)), ...changeUnit(metric, together)],
-    own(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed))
-  ]
+  return [[...own(change(c.delta, metric, c)), ...changeUnit(metric, together)], own(changeInterval(c, metric, mixed))]
 }
 
 /** A change of `metric` in a cell, in the report's one unit for it (words.ts inPoints), sized like the comparison's levels. */
 const change = (x: number, metric: MetricRule, c: Comparison): string => changeCell(x, metric, Math.abs(c.baseline))
+
+/** The interval cell of a comparison's change (`mixed`: it names its confidence). */
+const changeInterval = (c: Comparison, metric: MetricRule, mixed: boolean): string =>
+  intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)
+
+/** An interval column's heading ("95% CI", or "CI" when the confidences differ and each cell names its own). */
+function intervalColumn(confidences: number[]): { conf: string; mixed: boolean } {
+  const conf = intervalHeading(confidences)
+  return { conf, mixed: conf === 'CI' }
+}
 
 /** " pts", " ms" or nothing: the unit after a change cell's number (`together`: no-break spaces). */
 export function changeUnit(metric: MetricRule, together = false): Inline {
@@ -84,6 +91,9 @@ export function changeUnit(metric: MetricRule, together = false): Inline {
   if (!u) return []
   return together ? [words('\u00a0'), text(keepTogether(u), 16)] : [words(' '), text(u, 16)]
 }
+
+/** The headings of the {@link values} columns. */
+const valueHeads = (conf: string): string[] => ['Baseline', 'Candidate', 'Δ', conf]
 
 /**
  * Baseline, candidate (levels, as the files hold them, with the metric's unit), delta (relative) and interval
@@ -98,7 +108,7 @@ function values(c: Comparison, metric: MetricRule, mixed: boolean): Inline[] {
     [words(fixed(c.baseline, d)), ...unit],
     [words(fixed(c.candidate, d)), ...unit],
     [words(change(c.delta, metric, c)), ...changeUnit(metric), words(rel)],
-    [words(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed))]
+    [words(changeInterval(c, metric, mixed))]
   ]
 }
 
@@ -161,8 +171,7 @@ export function gatedConfidences(result: GateResult): number[] {
  * word, the number apart from the name, what the rule needs in full words, no cell kept together).
  */
 export function checksTable(result: GateResult, terminal = false): Block {
-  const conf = intervalHeading(gatedConfidences(result))
-  const mixed = conf === 'CI'
+  const { conf, mixed } = intervalColumn(gatedConfidences(result))
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
@@ -171,13 +180,17 @@ export function checksTable(result: GateResult, terminal = false): Block {
       ? [[words(String(i))], [text(check.rule.name, 40)]]
       : [[words(`${i}. `), text(check.rule.name, 48)]]
     const status = (s: UnitResult['status']): Inline => (terminal ? [toned(s.toUpperCase(), s)] : [words(STATUS[s])])
+    // status, check, metric, queries, n: then the unit's cells
+    const lead = (s: UnitResult['status'], slices: string, n: number): Inline[] => [
+      status(s),
+      ...name,
+      [text(metric.name, 24)],
+      [text(slices, 32)],
+      [words(String(n))]
+    ]
     if (isFolded(check) && !terminal) {
       rows.push([
-        status(check.status),
-        ...name,
-        [text(metric.name, 24)],
-        [text(foldedSlices(check), 32)],
-        [words(String(foldedCount(check)))],
+        ...lead(check.status, foldedSlices(check), foldedCount(check)),
         [words('—')],
         [words('—')],
         [words(foldedNeeds(check).replace(/([<>≤≥]) /g, '$1\u00a0'))]
@@ -187,11 +200,7 @@ export function checksTable(result: GateResult, terminal = false): Block {
     for (const unit of check.units) {
       const c = unit.comparison
       rows.push([
-        status(unit.status),
-        ...name,
-        [text(metric.name, 24)],
-        [text(sliceLabel(c.slice), 32)],
-        [words(String(c.n))],
+        ...lead(unit.status, sliceLabel(c.slice), c.n),
         ...changeCells(unit, metric, mixed, !terminal),
         terminal
           ? needs(result, check, unit, metric)
@@ -239,8 +248,7 @@ function keepTogether(cell: string): string {
 /** A folded check's slices (the collapsed list under the checks table): status, slice, n, worse, limit, Δ, interval. */
 export function foldedUnitsTable(result: GateResult, check: CheckResult): Block {
   const metric = metricOf(result, check.rule.metric)
-  const conf = intervalHeading(check.units.map((u) => u.comparison.confidence))
-  const mixed = conf === 'CI'
+  const { conf, mixed } = intervalColumn(check.units.map((u) => u.comparison.confidence))
   const rows: Inline[][] = []
   for (const unit of check.units) {
     const c = unit.comparison
@@ -251,7 +259,7 @@ export function foldedUnitsTable(result: GateResult, check: CheckResult): Block 
       [words(String(unit.regressions))],
       [words(String(unit.regressionLimit))],
       [words(keepTogether(change(c.delta, metric, c))), ...changeUnit(metric, true)],
-      [words(keepTogether(intervalCell(change(c.ci[0], metric, c), change(c.ci[1], metric, c), c.confidence, mixed)))]
+      [words(keepTogether(changeInterval(c, metric, mixed)))]
     ])
   }
   const head = cells('Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf)
@@ -269,8 +277,7 @@ export function foldedBlocks(result: GateResult): Block[] {
 
 /** Every column of the gated checks: one row per unit (a check, or one slice of a per_slice check). */
 export function checkDetailsTable(result: GateResult): Block {
-  const conf = intervalHeading(gatedConfidences(result))
-  const mixed = conf === 'CI'
+  const { conf, mixed } = intervalColumn(gatedConfidences(result))
   const rows: Inline[][] = []
   for (const check of result.decision.checks) {
     const metric = metricOf(result, check.rule.metric)
@@ -289,27 +296,15 @@ export function checkDetailsTable(result: GateResult): Block {
       ])
     }
   }
-  const head = cells(
-    'Status',
-    '#',
-    'Check',
-    'Metric',
-    'Queries',
-    'n',
-    'Baseline',
-    'Candidate',
-    'Δ',
-    conf,
-    'Needs',
-    'W/L/T'
+  return tableBlock(
+    cells('Status', '#', 'Check', 'Metric', 'Queries', 'n', ...valueHeads(conf), 'Needs', 'W/L/T'),
+    rows
   )
-  return tableBlock(head, rows)
 }
 
 /** Every metric over a set of comparisons (all queries, or the exploratory slices). */
 export function comparisonsTable(result: GateResult, comparisons: Comparison[]): Block {
-  const conf = intervalHeading(comparisons.map((c) => c.confidence))
-  const mixed = conf === 'CI'
+  const { conf, mixed } = intervalColumn(comparisons.map((c) => c.confidence))
   const rows: Inline[][] = []
   for (const c of comparisons) {
     const metric = metricOf(result, c.metric)
@@ -322,7 +317,7 @@ export function comparisonsTable(result: GateResult, comparisons: Comparison[]):
       [words(`${c.wins}/${c.losses}/${c.ties}`)]
     ])
   }
-  return tableBlock(cells('Metric', 'Queries', 'n', 'Baseline', 'Candidate', 'Δ', conf, 'p', 'W/L/T'), rows)
+  return tableBlock(cells('Metric', 'Queries', 'n', ...valueHeads(conf), 'p', 'W/L/T'), rows)
 }
 
 /**
@@ -330,14 +325,10 @@ export function comparisonsTable(result: GateResult, comparisons: Comparison[]):
  * declared slices (capped as slice-rows.ts says, with its note; empty when the rules declare no slice).
  */
 export function breakdownTables(result: GateResult): { overall: Block; slices: Block[] } {
-  const rows = shownSliceRows(
-    result.comparisons.filter((c) => c.slice.length > 0),
-    'comparisons'
-  )
-  const overall = comparisonsTable(
-    result,
-    result.comparisons.filter((c) => c.slice.length === 0)
-  )
+  const whole = result.comparisons.filter((c) => c.slice.length === 0)
+  const sliced = result.comparisons.filter((c) => c.slice.length > 0)
+  const rows = shownSliceRows(sliced, 'comparisons')
+  const overall = comparisonsTable(result, whole)
   if (rows.shown.length === 0) return { overall, slices: [] }
   return { overall, slices: [comparisonsTable(result, rows.shown), ...(rows.note ? [rows.note] : [])] }
 }

@@ -42,9 +42,7 @@ function span(s: Span): string {
 
 /** A line of spans as HTML. */
 export function spansHtml(spans: Inline): string {
-  let out = ''
-  for (const s of spans) out += span(s)
-  return out
+  return spans.map(span).join('')
 }
 
 /** The status class of a body cell: the Markdown cell starts with a status mark (✅ pass, ⚠️ differs). */

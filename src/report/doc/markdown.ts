@@ -9,10 +9,16 @@ import type { Block, Inline, Item, Span } from '../../model/document.js'
  * GitHub parses no Markdown). Each block is its lines and one blank line, the shape fit.ts cuts at.
  */
 
-/** A code span whose fence no backtick inside can close. */
-function codeSpan(s: string): string {
+/** The longest run of backticks in `s`: a fence around it must be longer. */
+function longestTicks(s: string): number {
   let longest = 0
   for (const m of s.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
+  return longest
+}
+
+/** A code span whose fence no backtick inside can close. */
+function codeSpan(s: string): string {
+  const longest = longestTicks(s)
   const mark = '`'.repeat(longest + 1)
   return longest > 0 ? `${mark} ${s} ${mark}` : `${mark}${s}${mark}`
 }
@@ -39,9 +45,7 @@ function span(s: Span, cell: boolean): string {
 
 /** A line of spans as Markdown. */
 export function spansMarkdown(spans: Inline, cell = false): string {
-  let out = ''
-  for (const s of spans) out += span(s, cell)
-  return out
+  return spans.map((s) => span(s, cell)).join('')
 }
 
 /**
@@ -84,9 +88,7 @@ function summaryHtml(spans: Inline): string {
  * in the lines, so no name can close it (every line also starts with a word or a space, never a fence).
  */
 function fence(lines: string[], language: string): string[] {
-  let longest = 0
-  for (const line of lines) for (const m of line.matchAll(/`+/g)) longest = Math.max(longest, m[0].length)
-  const mark = '`'.repeat(Math.max(3, longest + 1))
+  const mark = '`'.repeat(lines.reduce((m, line) => Math.max(m, longestTicks(line) + 1), 3))
   return [mark + language, ...lines, mark]
 }
 

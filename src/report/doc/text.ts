@@ -44,9 +44,7 @@ function span(s: Span, paint: Paint): string {
 
 /** A line of spans as terminal text. */
 export function spansText(spans: Inline, paint: Paint = NO_PAINT): string {
-  let out = ''
-  for (const s of spans) out += span(s, paint)
-  return out
+  return spans.map((s) => span(s, paint)).join('')
 }
 
 /** Display width, counting code points (the report avoids wide and combining characters of its own). */

@@ -21,18 +21,24 @@ const FOREST_LEGEND = [
   "its interval; the solid vertical line is no change, a dashed one a check's limit, labelled with the check's number.</p>"
 ].join(' ')
 
+/** The note on the rows a picture left out ([] when none). */
+const hiddenNote = (hidden: number): string[] =>
+  hidden > 0 ? [`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`] : []
+
+/** A picture with its caption (RAW, cut at `max`) and what goes under it. */
+const figure = (title: string, max: number, svg: string, under: string[]): string =>
+  [`<figure><figcaption>${esc(title, max)}</figcaption>`, svg, ...under, '</figure>'].join('\n')
+
 /** The forest plot of every gated metric: one row per check unit, on one numeric axis. */
 export function forestSection(result: GateResult): string {
   const out: string[] = []
   for (const f of gatedForestData(result)) {
     const metric = metricOf(result, f.metric)
     const { svg, hidden } = forestSvg({ metric, rows: f.rows, limits: f.limits, label: f.title })
-    out.push(`<figure><figcaption>${esc(f.title, 300)}</figcaption>`, svg)
-    if (hidden > 0) out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`)
     const keys = f.keys.map(
       (k) => `<li><strong>${entities(k.check)}</strong> ${esc(k.name, 120)}: ${esc(k.words, 300)}</li>`
     )
-    out.push(`<ul class="key">${keys.join('\n')}</ul>`, '</figure>')
+    out.push(figure(f.title, 300, svg, [...hiddenNote(hidden), `<ul class="key">${keys.join('\n')}</ul>`]))
   }
   if (out.length > 0) out.push(FOREST_LEGEND)
   return out.join('\n')
@@ -46,11 +52,9 @@ export function sliceBarsSection(result: GateResult): string {
     const { rows, hidden } = barRows(result, name)
     if (rows.length === 0) continue
     const title = `${metric.name}: queries worse and better, per slice`
-    out.push(`<figure><figcaption>${esc(title, 200)}</figcaption>`, barsSvg({ metric, rows, label: title }))
-    const limits = limitItems(rows, metric)
-    if (limits.length > 0) out.push(`<ul class="key">${limits.map((l) => `<li>▮ ${l}</li>`).join('')}</ul>`)
-    if (hidden > 0) out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`)
-    out.push('</figure>')
+    const limits = limitItems(rows, metric).map((l) => `<li>▮ ${l}</li>`)
+    const key = limits.length > 0 ? [`<ul class="key">${limits.join('')}</ul>`] : []
+    out.push(figure(title, 200, barsSvg({ metric, rows, label: title }), [...key, ...hiddenNote(hidden)]))
   }
   return out.join('\n')
 }
@@ -64,9 +68,7 @@ export function sliceForests(result: GateResult): string {
     const metric = metricOf(result, name)
     const title = `${metric.name}: change per slice (exploratory)`
     const { svg, hidden } = forestSvg({ metric, rows, limits: [], label: title })
-    out.push(`<figure><figcaption>${esc(title, 200)}</figcaption>`, svg)
-    if (hidden > 0) out.push(`<p class="note">${entities(hiddenRowsLine(hidden))}</p>`)
-    out.push('</figure>')
+    out.push(figure(title, 200, svg, hiddenNote(hidden)))
   }
   return out.join('\n')
 }

@@ -1,7 +1,6 @@
 import type { MetricRule } from '../../config/types.js'
 import { numberAxis, tickLabel } from '../axis.js'
-import { forestNumbers, toDisplay, type ForestLimit, type ForestRow, type RowStatus } from '../forest.js'
-import { pictureRows } from '../slice-rows.js'
+import { forestFrame, forestNumbers, toDisplay, type ForestLimit, type ForestRow, type RowStatus } from '../forest.js'
 import { unitWord } from '../words.js'
 import { entities, esc } from './escape.js'
 import { bottomAxis, el, line, linear, px, rect, svgOpen, text } from './svg.js'
@@ -60,14 +59,7 @@ export interface ForestPicture {
  */
 export function forestSvg(options: ForestPicture): { svg: string; hidden: number } {
   const { metric } = options
-  const { shown: rows, hidden } = pictureRows(options.rows, (r) => r.status === 'fail' || r.status === 'inconclusive')
-  const limits = options.limits
-    .filter((l) => Number.isFinite(l.value))
-    .map((l) => ({ value: toDisplay(metric, l.value), check: l.check }))
-  const values = [0, ...limits.map((l) => l.value)]
-  for (const r of rows) {
-    if (r.comparison.ci.every(Number.isFinite)) values.push(...r.comparison.ci.map((v) => toDisplay(metric, v)))
-  }
+  const { rows, hidden, limits, values } = forestFrame(metric, options)
   const axis = numberAxis(values, PLOT_WIDTH)
   const right = PLOT_LEFT + PLOT_WIDTH
   const x = linear(axis.lo, axis.hi, PLOT_LEFT, right)

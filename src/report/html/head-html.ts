@@ -1,4 +1,3 @@
-import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import type { ReportHead } from '../head.js'
 import { provenanceBlocks } from '../provenance.js'
@@ -8,6 +7,7 @@ import { TOOL_NAME, VERSION } from '../../version.js'
 import { entities, esc } from './escape.js'
 import { spansHtml, toHtml } from '../doc/html.js'
 import { finding } from './sections-html.js'
+import { metricOf } from '../words.js'
 
 /**
  * The head of the page, as the head of the Markdown report (head.ts builds both): the verdict and what decided
@@ -24,7 +24,7 @@ export function headHtml(result: GateResult, head: ReportHead, extra: string): s
   const tool = `<p class="tool">${entities(`${TOOL_NAME} ${VERSION}`)} · rules ${esc(result.rules.source.file, 200)}</p>`
   const out = [`<header class="verdict ${verdict}">`, tool, `<h1>${title}</h1>`]
   if (head.sentence !== null) out.push(`<p class="sentence">${esc(head.sentence, 800)}</p>`)
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const primary = metricOf(result, result.primaryMetric)
   const worse =
     result.regressions.length > 0 ? ` · ${result.regressions.length} got worse on ${esc(primary.name, 60)}` : ''
   out.push(`<p class="counts">${entities(head.checks)} · ${entities(head.paired)}${worse}.</p>`)

@@ -2,7 +2,7 @@ import type { MetricRule } from '../../config/types.js'
 import type { GateResult } from '../../decide/result.js'
 import { leftTail, leftTailSentence, type LeftTail } from '../left-tail.js'
 import { gatedMetrics } from '../regressions.js'
-import { sliceLabel, unitWord } from '../words.js'
+import { metricOf, sliceLabel, unitWord } from '../words.js'
 import { entities, esc } from './escape.js'
 import { histogramSvg } from './histogram-svg.js'
 import { POINTS_PER_PLOT, selectPoints, type PointSelection } from './points.js'
@@ -104,7 +104,7 @@ export function querySection(result: GateResult, options: QueryPictures): string
   const out: string[] = []
   const tail = leftTail(result)
   for (const name of gatedMetrics(result)) {
-    const metric = result.rules.metrics.get(name) as MetricRule
+    const metric = metricOf(result, name)
     out.push(`<h3>${esc(metric.name, 80)}: query by query</h3>`, '<div class="charts">')
     out.push(scatterFigure(result, metric, options), histogramFigure(result, metric, tail), '</div>')
   }

@@ -1,8 +1,7 @@
 import { rowOfId } from '../../align/row-of-id.js'
-import type { MetricRule } from '../../config/types.js'
 import { queryDetails, type GateResult, type RegressedQuery } from '../../decide/result.js'
 import { fixed } from '../format.js'
-import { changeWithUnit, levelDigits } from '../words.js'
+import { changeWithUnit, levelDigits, metricOf } from '../words.js'
 import { gatedMetrics } from '../regressions.js'
 import { listableRegressions, withheldSentence } from '../holdout.js'
 import { gradeText } from '../top-documents.js'
@@ -101,7 +100,7 @@ function textColumn(head: string, max: number, value: (r: RegressedQuery) => str
 
 /** The change of another gated metric on the row's query, marked when it got worse in that metric's direction. */
 function otherChange(result: GateResult, name: string, rows: RegressedQuery[]): Column {
-  const metric = result.rules.metrics.get(name) as MetricRule
+  const metric = metricOf(result, name)
   const cols = result.table.metrics.get(name) as { base: Float64Array; cand: Float64Array }
   const sign = metric.better === 'lower' ? -1 : 1
   const first = rows.length > 0 ? rowOfId(result.table, rows[0].id) : -1
@@ -115,7 +114,7 @@ function otherChange(result: GateResult, name: string, rows: RegressedQuery[]): 
 
 /** The table's columns: the query, both values and the change, every other gated metric's change, the attributes. */
 function columnsOf(result: GateResult, rows: RegressedQuery[]): Column[] {
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const primary = metricOf(result, result.primaryMetric)
   const typical = rows.length > 0 ? Math.abs(rows[0].baseline) : 0
   const d = levelDigits(primary, typical)
   const columns: Column[] = [textColumn('Query', 120, (r) => r.id, 'id')]
@@ -168,7 +167,7 @@ export function regressedTable(
   options: RegressedOptions
 ): { html: string; listed: number; withheld: number } {
   const { table } = result
-  const primary = result.rules.metrics.get(result.primaryMetric) as MetricRule
+  const primary = metricOf(result, result.primaryMetric)
   // A holdout query is never listed (holdout.ts, as in every report).
   const { shown: listable, withheld } = listableRegressions(result)
   const rows = listable.slice(0, Math.max(0, options.maxRows ?? REGRESSED_ROWS))
