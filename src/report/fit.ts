@@ -40,22 +40,13 @@ export function fitMarkdown(markdown: string, limit: number, whereFull: string):
   const keep = sections.map(() => true)
   const order = dropOrder(sections)
   const dropped: number[] = []
-  const render = (): string => {
-    const body = sections
+  // the dropped sections' titles, in document order
+  const droppedTitles = (): string[] => [...dropped].sort((a, b) => a - b).map((i) => sections[i].title)
+  const render = (): string =>
+    sections
       .filter((_, i) => keep[i])
       .map((s) => s.text)
-      .join('')
-    return (
-      body +
-      noteFor(
-        dropped
-          .slice()
-          .sort((a, b) => a - b)
-          .map((i) => sections[i].title),
-        whereFull
-      )
-    )
-  }
+      .join('') + noteFor(droppedTitles(), whereFull)
   let text = render()
   for (const i of order) {
     if (sizeOf(text) <= limit) break
@@ -63,10 +54,7 @@ export function fitMarkdown(markdown: string, limit: number, whereFull: string):
     dropped.push(i)
     text = render()
   }
-  const titles = dropped
-    .slice()
-    .sort((a, b) => a - b)
-    .map((i) => sections[i].title)
+  const titles = droppedTitles()
   if (sizeOf(text) <= limit) return { text, dropped: titles, cut: false }
   const note =
     noteFor(titles.length > 0 ? titles : ['(all sections)'], whereFull) +

@@ -18,14 +18,18 @@ import { jsonNumber } from '../util/json-number.js'
 /** A capability's JSON numbers are written as every JSON number is (util/json-number.ts). */
 const contextOf = (result: GateResult, files?: WrittenFiles): RenderContext => ({ result, files, num: jsonNumber })
 
+/** What each capability gives (`part` of its parts and the render context: a list, or nothing), in registry order. */
+function gathered<T>(
+  result: GateResult,
+  part: (parts: RenderParts, ctx: RenderContext) => readonly T[] | undefined,
+  files?: WrittenFiles
+): T[] {
+  return result.capabilities.flatMap((c) => part(c.parts, contextOf(result, files)) ?? [])
+}
+
 /** Every capability's blocks for `slot`, in registry order (the renderers draw them). */
 export function slotBlocks(result: GateResult, slot: ReportSlot, files?: WrittenFiles): Block[] {
-  const out: Block[] = []
-  for (const c of result.capabilities) {
-    const part = c.parts.blocks?.[slot]
-    if (part !== undefined) for (const b of part(contextOf(result, files))) out.push(b)
-  }
-  return out
+  return gathered(result, (p, ctx) => p.blocks?.[slot]?.(ctx), files)
 }
 
 /** Every capability's collapsed sections, in registry order. */
@@ -33,36 +37,25 @@ export function capabilitySections(
   result: GateResult,
   files?: WrittenFiles
 ): Array<{ id: string; title: string; body: Block[] }> {
-  const out: Array<{ id: string; title: string; body: Block[] }> = []
-  for (const c of result.capabilities)
-    if (c.parts.sections !== undefined) out.push(...c.parts.sections(contextOf(result, files)))
-  return out
+  return gathered(result, (p, ctx) => p.sections?.(ctx), files)
 }
 
 /** The Method table's rows the capabilities state, by setting (a later capability's row wins). */
 export function methodRowsOf(result: GateResult): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const c of result.capabilities)
-    for (const [setting, value] of c.parts.methodRows?.(contextOf(result)) ?? []) out.set(setting, value)
-  return out
+  return new Map(gathered(result, (p, ctx) => p.methodRows?.(ctx)))
 }
 
 /** The capabilities' top-level keys of the JSON report, in registry order. */
 export function capabilityJson(result: GateResult): Array<[string, unknown]> {
-  const out: Array<[string, unknown]> = []
-  for (const c of result.capabilities) {
-    const entry = c.parts.json?.(contextOf(result))
-    if (entry !== undefined && entry !== null) out.push(entry)
-  }
-  return out
+  return gathered(result, (p, ctx) => {
+    const entry = p.json?.(ctx)
+    return entry === undefined || entry === null ? undefined : [entry]
+  })
 }
 
 /** The capabilities' keys of the JSON report's `trust` object (the trust family's), in registry order. */
 export function capabilityTrustJson(result: GateResult): Array<[string, unknown]> {
-  const out: Array<[string, unknown]> = []
-  for (const c of result.capabilities)
-    if (c.parts.trustJson !== undefined) out.push(c.parts.trustJson(contextOf(result)))
-  return out
+  return gathered(result, (p, ctx) => (p.trustJson === undefined ? undefined : [p.trustJson(ctx)]))
 }
 
 /** The capabilities' rows of the comparability table, in registry order (manifest fields, then judged shares). */
@@ -80,10 +73,5 @@ export function toJudgeOf(
 
 /** The capabilities' extra keys of one unit in the JSON report. */
 export function unitJsonExtras(result: GateResult, unit: UnitResult, check: CheckResult): Array<[string, unknown]> {
-  const out: Array<[string, unknown]> = []
-  for (const c of result.capabilities) {
-    const part = c.parts.unitJson
-    if (part !== undefined) out.push(...part(unit, check, contextOf(result)))
-  }
-  return out
+  return gathered(result, (p, ctx) => p.unitJson?.(unit, check, ctx))
 }
