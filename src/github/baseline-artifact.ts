@@ -5,7 +5,7 @@ import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
 import { downloadFailure, downloadHint, type ArtifactDownloader } from './artifact-download.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { apiErrorHint, describeApiError, repoOf, type GitHubClient } from './octokit.js'
+import { apiErrorHint, apiRefusal, describeApiError, repoOf, type GitHubClient } from './octokit.js'
 import { isOnRef, type ResolvedRef } from './refs.js'
 import { checkName, readZip, ZipRefusal } from './zip.js'
 import { quote } from '../util/show.js'
@@ -207,11 +207,8 @@ async function api<T>(search: Search, what: string, call: () => Promise<T>): Pro
   try {
     return await call()
   } catch (error) {
-    throw new InputError(
-      search.at,
-      describeApiError(error, what),
-      apiErrorHint(error, 'the workflow needs permissions: actions: read to find and download artifacts of other runs')
-    )
+    const permission = 'the workflow needs permissions: actions: read to find and download artifacts of other runs'
+    throw apiRefusal(error, search.at, what, { permission })
   }
 }
 
@@ -230,13 +227,10 @@ async function eligibleRuns(search: Search): Promise<ApiRun[]> {
       (r) =>
         (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
         !r.event.startsWith('pull_request') &&
-        (options.events === undefined || options.events.includes(r.event))
-    )
-    .filter(
-      (r) =>
-        options.notFrom === undefined ||
-        (r.head_sha !== options.notFrom.sha &&
-          (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch))
+        (options.events === undefined || options.events.includes(r.event)) &&
+        (options.notFrom === undefined ||
+          (r.head_sha !== options.notFrom.sha &&
+            (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch)))
     )
     .slice(0, RUNS_SEARCHED)
 }
@@ -295,11 +289,8 @@ async function thisWorkflowId(client: GitHubClient, ctx: GateContext): Promise<n
     const { data } = await client.rest.actions.getWorkflowRun({ ...repoOf(ctx), run_id: ctx.runId })
     return data.workflow_id
   } catch (error) {
-    throw new InputError(
-      { key: 'baseline-artifact' },
-      describeApiError(error, `reading run ${ctx.runId}`),
-      apiErrorHint(error, 'the workflow needs permissions: actions: read, or set baseline-workflow')
-    )
+    const permission = 'the workflow needs permissions: actions: read, or set baseline-workflow'
+    throw apiRefusal(error, { key: 'baseline-artifact' }, `reading run ${ctx.runId}`, { permission })
   }
 }
 

@@ -1,6 +1,6 @@
 import { fitMarkdown, sizeOf } from '../report/fit.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { describeApiError, repoOf, statusOf, type GitHubClient } from './octokit.js'
+import { describeApiError, listAll, repoOf, statusOf, type GitHubClient } from './octokit.js'
 import { currentHeadSha } from './pull-request.js'
 
 /** GitHub refuses an issue comment body over 65,536 characters; we count UTF-8 bytes, which is stricter. */
@@ -110,11 +110,8 @@ async function findStickyComment(
 ): Promise<ApiComment | undefined> {
   const { number, name, login } = wanted
   const marker = markerFor(name)
-  const comments = (await client.paginate(client.rest.issues.listComments, {
-    ...repoOf(ctx),
-    issue_number: number,
-    per_page: 100
-  })) as unknown as ApiComment[]
+  const endpoint = client.rest.issues.listComments
+  const comments = await listAll<ApiComment>(client, ctx, { endpoint, params: { issue_number: number } })
   return comments.find(
     (c) => (c.body ?? '').startsWith(marker) && (c.user?.login ?? '').toLowerCase() === login.toLowerCase()
   )

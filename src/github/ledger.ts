@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { GateContext } from './context.js'
-import { repoOf, type GitHubClient } from './octokit.js'
+import { listAll, repoOf, type GitHubClient } from './octokit.js'
 
 /**
  * A ledger kept in commit statuses, which anyone with `statuses: write` can create and nobody can edit or delete.
@@ -60,11 +60,7 @@ export async function writeRecord(client: GitHubClient, ctx: GateContext, entry:
 
 /** Every status of a commit, all pages (GET /repos/{owner}/{repo}/commits/{sha}/statuses). */
 export async function listRecords(client: GitHubClient, ctx: GateContext, sha: string): Promise<ListedStatus[]> {
-  return client.paginate(client.rest.repos.listCommitStatusesForRef, {
-    ...repoOf(ctx),
-    ref: sha,
-    per_page: 100
-  })
+  return listAll(client, ctx, { endpoint: client.rest.repos.listCommitStatusesForRef, params: { ref: sha } })
 }
 
 /**

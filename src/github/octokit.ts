@@ -1,6 +1,7 @@
 import { getOctokit } from '@actions/github'
 import { retry } from '@octokit/plugin-retry'
 import { throttling } from '@octokit/plugin-throttling'
+import { InputError, type Where } from '../errors.js'
 
 /** The REST client every src/github function takes as an argument (tests pass one aimed at a local fake). */
 export type GitHubClient = ReturnType<typeof getOctokit>
@@ -173,6 +174,36 @@ export const repoOf = (ctx: { owner: string; repo: string }): { owner: string; r
   owner: ctx.owner,
   repo: ctx.repo
 })
+
+/**
+ * Every page of a list about the run's repository, 100 items a page (octokit's paginate): `list` is the endpoint
+ * (client.rest.issues.listComments ...), `params` its parameters besides owner, repo and per_page.
+ */
+export async function listAll<T>(
+  client: GitHubClient,
+  ctx: { owner: string; repo: string },
+  list: { endpoint: unknown; params: Record<string, unknown> }
+): Promise<T[]> {
+  const paginate = client.paginate as (endpoint: unknown, params: Record<string, unknown>) => Promise<T[]>
+  return paginate(list.endpoint, { ...repoOf(ctx), ...list.params, per_page: 100 })
+}
+
+/**
+ * An API call's failure refused as unusable input at `where`: what was being done ({@link describeApiError}), and
+ * the hint: `hint.permission` the call needs, or the network hint when GitHub was not reached, after `hint.lead`.
+ */
+export function apiRefusal(
+  error: unknown,
+  where: Where,
+  what: string,
+  hint: { permission: string; lead?: string }
+): InputError {
+  return new InputError(
+    where,
+    describeApiError(error, what),
+    `${hint.lead ?? ''}${apiErrorHint(error, hint.permission)}`
+  )
+}
 
 /** The HTTP status of an octokit error, if it has one. */
 export function statusOf(error: unknown): number | undefined {

@@ -1,7 +1,7 @@
 import { InputError } from '../errors.js'
 import { quote } from '../util/show.js'
 import { isForkHead, type GateContext, type PullRequestRef } from './context.js'
-import { repoOf, type GitHubClient } from './octokit.js'
+import { listAll, repoOf, type GitHubClient } from './octokit.js'
 
 /** The fields of GET /repos/{owner}/{repo}/pulls/{n} the gate reads. */
 interface ApiPull {
@@ -60,13 +60,8 @@ export async function resolvePullRequest(
   // a run whose head repository is gone (a deleted fork) names no PR: a same-named branch here is not its branch
   if (!run || !run.headBranch || run.headRepo === undefined) return undefined
   const headOwner = run.headRepo.split('/')[0]
-  const pulls = (await client.paginate(client.rest.pulls.list, {
-    owner,
-    repo,
-    state: 'open',
-    head: `${headOwner}:${run.headBranch}`,
-    per_page: 100
-  })) as unknown as ApiPull[]
+  const params = { state: 'open', head: `${headOwner}:${run.headBranch}` }
+  const pulls = await listAll<ApiPull>(client, ctx, { endpoint: client.rest.pulls.list, params })
   const same = pulls.filter((p) => sameHead(p, run))
   const exact = same.filter((p) => p.head.sha === run.headSha)
   // Two open PRs from one head branch (into different bases) share its head commit: grading one and posting its

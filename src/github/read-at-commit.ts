@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises'
 import path from 'node:path'
 import { InputError } from '../errors.js'
 import type { GateContext, PullRequestRef } from './context.js'
-import { apiErrorHint, describeApiError, repoOf, statusOf, type GitHubClient } from './octokit.js'
+import { apiRefusal, repoOf, statusOf, type GitHubClient } from './octokit.js'
 
 /** What a file read at the base commit is, for messages and for what to do when it is not there. */
 export interface ReadAtCommitOptions {
@@ -63,11 +63,10 @@ export async function readAtCommit(
     })
   } catch (error) {
     if (statusOf(error) === 404) throw new InputError({ file }, options.missing.message, options.missing.hint)
-    throw new InputError(
-      { file },
-      describeApiError(error, `reading ${what} at ${base}`),
-      `${what} could not be read, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`
-    )
+    throw apiRefusal(error, { file }, `reading ${what} at ${base}`, {
+      lead: `${what} could not be read, so the gate fails closed; `,
+      permission: 'the workflow needs permissions: contents: read'
+    })
   }
   const contentType = String(response.headers['content-type'] ?? '')
   if (/^application\/json\b/i.test(contentType) || !isBody(response.data)) {

@@ -1,7 +1,7 @@
 import { InputError, type Where } from '../errors.js'
 import { quote } from '../util/show.js'
 import type { GateContext } from './context.js'
-import { apiErrorHint, describeApiError, repoOf, statusOf, type GitHubClient } from './octokit.js'
+import { apiRefusal, repoOf, statusOf, type GitHubClient } from './octokit.js'
 
 /**
  * A name is not a ref. GitHub writes a tag's name into a workflow run's `head_branch` as it writes a branch's, and a
@@ -134,7 +134,7 @@ export async function commitDate(
     const { data } = await client.rest.git.getCommit({ ...repoOf(ctx), commit_sha: sha })
     return data.committer?.date ?? data.author?.date ?? undefined
   } catch (error) {
-    throw apiRefusal(error, `reading commit ${sha.slice(0, 12)}`, where)
+    throw refRefusal(error, `reading commit ${sha.slice(0, 12)}`, where)
   }
 }
 
@@ -154,7 +154,7 @@ async function lookUp(
     object = data.object
   } catch (error) {
     if (statusOf(error) === 404) return undefined
-    throw apiRefusal(error, `resolving ${full}`, where)
+    throw refRefusal(error, `resolving ${full}`, where)
   }
   for (let depth = 0; object.type === 'tag'; depth++) {
     if (depth >= MAX_TAG_DEPTH)
@@ -163,7 +163,7 @@ async function lookUp(
       const { data } = await client.rest.git.getTag({ ...repoOf(ctx), tag_sha: object.sha })
       object = data.object
     } catch (error) {
-      throw apiRefusal(error, `peeling the annotated tag ${full}`, where)
+      throw refRefusal(error, `peeling the annotated tag ${full}`, where)
     }
   }
   if (object.type !== 'commit')
@@ -182,14 +182,11 @@ async function existingCommit(client: GitHubClient, ctx: GateContext, sha: strin
         `${quote(sha)} is not a commit of ${ctx.owner}/${ctx.repo}`,
         'name a commit of this repository'
       )
-    throw apiRefusal(error, `reading commit ${sha.slice(0, 12)}`, where)
+    throw refRefusal(error, `reading commit ${sha.slice(0, 12)}`, where)
   }
 }
 
-function apiRefusal(error: unknown, what: string, where: Where): InputError {
-  return new InputError(
-    where,
-    describeApiError(error, what),
-    `the ref could not be resolved, so the gate fails closed; ${apiErrorHint(error, 'the workflow needs permissions: contents: read')}`
-  )
+function refRefusal(error: unknown, what: string, where: Where): InputError {
+  const lead = 'the ref could not be resolved, so the gate fails closed; '
+  return apiRefusal(error, where, what, { lead, permission: 'the workflow needs permissions: contents: read' })
 }

@@ -351,17 +351,14 @@ export function coverageBody(result: GateResult): Block[] {
   // Rows computed from a run are the judged queries': say so, and give the run's own queries beside them.
   const scored = runs.baseline !== null || runs.candidate !== null
   const rowsOf = scored ? 'Rows scored for the' : 'Rows in the'
+  // a side's rows (its file), then its run's counts
+  const side = (name: 'baseline' | 'candidate', count: number): Inline[][] => [
+    [[words(`${rowsOf} ${name} (`), text(result.inputs[name], 120), words(')')], [words(String(count))]],
+    ...runRows(name, runs[name])
+  ]
   const rows = [
-    [
-      [words(`${rowsOf} baseline (`), text(result.inputs.baseline, 120), words(')')],
-      [words(String(coverage.baselineRows))]
-    ],
-    ...runRows('baseline', runs.baseline),
-    [
-      [words(`${rowsOf} candidate (`), text(result.inputs.candidate, 120), words(')')],
-      [words(String(coverage.candidateRows))]
-    ],
-    ...runRows('candidate', runs.candidate),
+    ...side('baseline', coverage.baselineRows),
+    ...side('candidate', coverage.candidateRows),
     row('Paired and compared', String(coverage.paired)),
     row(scored ? 'Rows only in the baseline' : 'Only in the baseline', String(coverage.onlyInBaseline.length)),
     row(scored ? 'Rows only in the candidate' : 'Only in the candidate', String(coverage.onlyInCandidate.length))
