@@ -2,7 +2,7 @@ import type { HistoryInput, PastReport, PastValue, SkipReason } from '../model/h
 import { parseStrictJson } from '../readers/json/document.js'
 import { TOOL_NAME, VERSION } from '../version.js'
 import { downloadFailure, type ArtifactDownloader } from './artifact-download.js'
-import { namedArtifacts, successfulRuns, type ApiArtifact, type ApiRun } from './baseline-artifact.js'
+import { namedArtifacts, successfulRuns, type ApiRun } from './baseline-artifact.js'
 import type { GateContext } from './context.js'
 import { describeApiError, repoOf, type GitHubClient } from './octokit.js'
 import { isOnRef, resolveRef, type ResolvedRef } from './refs.js'
@@ -54,6 +54,15 @@ class Skip extends Error {
   }
 }
 
+/** `call`, its failure a run skipped as unreadable, said by `words` (history never fails). */
+async function unreadableOn<T>(words: (error: unknown) => string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    throw new Skip('unreadable', words(error))
+  }
+}
+
 /**
  * The JSON reports of the last `runs` successful push runs of this workflow on the default branch (the reports
  * push workflows upload under output history-artifact, src/github/report-artifact.ts), reduced to their gated
@@ -101,7 +110,12 @@ export async function fetchHistory(
   let offRef = 0
   for (const run of eligible) {
     try {
-      if (!(await onBranch(client, ctx, main, run.head_sha))) {
+      // a comparison that fails skips the run
+      const onBranch = await unreadableOn(
+        (e) => `its commit could not be compared with ${main.full} (${describeApiError(e, 'comparing commits')})`,
+        () => isOnRef(client, ctx, main, run.head_sha)
+      )
+      if (!onBranch) {
         offRef++
         continue
       }
@@ -122,18 +136,6 @@ export async function fetchHistory(
   return history
 }
 
-/** Whether a run's commit is on the branch; a comparison that fails skips the run (history never fails). */
-async function onBranch(client: GitHubClient, ctx: GateContext, main: ResolvedRef, sha: string): Promise<boolean> {
-  try {
-    return await isOnRef(client, ctx, main, sha)
-  } catch (error) {
-    throw new Skip(
-      'unreadable',
-      `its commit could not be compared with ${main.full} (${describeApiError(error, 'comparing commits')})`
-    )
-  }
-}
-
 async function readRun(
   client: GitHubClient,
   ctx: GateContext,
@@ -141,12 +143,10 @@ async function readRun(
   options: HistoryOptions
 ): Promise<PastReport> {
   const maxBytes = options.maxBytes ?? REPORT_MAX_BYTES
-  let named: ApiArtifact[]
-  try {
-    named = await namedArtifacts(client, ctx, run.id, options.artifactName)
-  } catch (error) {
-    throw new Skip('unreadable', `its artifacts could not be listed (${describeApiError(error, 'listing artifacts')})`)
-  }
+  const named = await unreadableOn(
+    (e) => `its artifacts could not be listed (${describeApiError(e, 'listing artifacts')})`,
+    () => namedArtifacts(client, ctx, run.id, options.artifactName)
+  )
   if (named.length === 0) throw new Skip('missing', `no artifact ${quote(options.artifactName)}`)
   const artifact = named.find((a) => !a.expired)
   if (!artifact) throw new Skip('expired', `artifact ${quote(options.artifactName)} has expired`)
@@ -165,13 +165,11 @@ const REPORT_DEADLINE_MS = 60_000
 
 /** Downloads the artifact and returns its report.json as text, size-capped and strictly UTF-8. */
 async function download(artifactId: number, options: HistoryOptions, maxBytes: number): Promise<string> {
-  let archive: Uint8Array
-  try {
-    // a report is small: a minute, not the baseline's five, so 50 runs cannot hold the job for hours
-    archive = await options.download(artifactId, { maxBytes, deadlineMs: REPORT_DEADLINE_MS })
-  } catch (error) {
-    throw new Skip('unreadable', `the download failed (${downloadFailure(error, artifactId)})`)
-  }
+  // a report is small: a minute, not the baseline's five, so 50 runs cannot hold the job for hours
+  const archive = await unreadableOn(
+    (e) => `the download failed (${downloadFailure(e, artifactId)})`,
+    () => options.download(artifactId, { maxBytes, deadlineMs: REPORT_DEADLINE_MS })
+  )
   let bytes: Uint8Array
   try {
     const files = readZip(archive, { maxTotalBytes: maxBytes, maxEntries: REPORT_MAX_ENTRIES })

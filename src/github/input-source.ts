@@ -136,17 +136,18 @@ async function examFileAtRef(state: SourceState, spec: ExamFileSpec): Promise<Fe
     spec.ref === undefined
       ? { kind: 'commit', name: base, full: base, sha: base }
       : await resolveRef(c, ctx, { ref: spec.ref, where, accept: ['branch', 'tag', 'commit'] })
-  const at = {
+  if (spec.ref !== undefined) keepFixed(state, spec, { key, ref })
+  const got = await readAtRef(c, ctx, pr, {
     path,
     ref,
     written: spec.ref ?? base,
     ...(spec.ref === undefined ? { shown: 'the base commit' } : {}),
     key,
     rulesFile: options.rulesFile,
-    label: labelOf(spec)
-  }
-  if (spec.ref !== undefined) keepFixed(state, spec, { key, ref })
-  const got = await readAtRef(c, ctx, pr, { ...at, tmpRoot: options.tmpRoot, now: options.now })
+    label: labelOf(spec),
+    tmpRoot: options.tmpRoot,
+    now: options.now
+  })
   state.fetched.set(spec.name, got.provenance)
   return got.file
 }
@@ -164,15 +165,12 @@ async function examArtifactOf(state: SourceState, spec: ExamArtifactSpec): Promi
     accept: ['branch', 'tag']
   })
   keepFixed(state, spec, { key: where.key, ref })
-  const from = {
+  const got = await trustedArtifact(c, ctx, pr, {
     artifact: spec.artifact,
     workflow: spec.workflow,
     file: spec.file,
     key: spec.key,
-    rulesFile: options.rulesFile
-  }
-  const got = await trustedArtifact(c, ctx, pr, {
-    ...from,
+    rulesFile: options.rulesFile,
     tmpRoot: options.tmpRoot,
     now: options.now,
     download: restArtifactDownloader(c, ctx),

@@ -16,6 +16,17 @@ function changedByPr(file: string, what: string, base: string, pr: string): Inli
   ]
 }
 
+/** "Rules: gate.yml read from the workspace (rules-from: workspace); sha256 …." and each exam file's line. */
+const readFrom = (what: string, file: string, from: Inline, sha256: string): Inline => [
+  words(what),
+  text(file, 200),
+  words(' read from '),
+  ...from,
+  words('; sha256 '),
+  code(sha256, 64),
+  words('.')
+]
+
 /** "artifact “rows” (eval/rows.csv) from run 123" (the run linked): where an artifact a report names came from. */
 export function artifactSpans(a: { name: string; runUrl: string; runId: number }, file: string): Inline {
   return [
@@ -36,29 +47,13 @@ export function provenanceBlocks(p: Provenance | undefined): Block[] {
   if (r) {
     const where = r.from === 'base' ? [words("the PR's base commit "), short(r.commit ?? '')] : [words('the workspace')]
     const chosen = r.chosenBy === 'default' ? ', the default for this event' : ''
-    out.push([
-      words('Rules: '),
-      text(r.file, 200),
-      words(' read from '),
-      ...where,
-      words(` (rules-from: ${r.from}${chosen}); sha256 `),
-      code(r.sha256, 64),
-      words('.')
-    ])
+    out.push(readFrom('Rules: ', r.file, [...where, words(` (rules-from: ${r.from}${chosen})`)], r.sha256))
     if (r.workspaceSha256 !== undefined)
       out.push(changedByPr(r.file, ': base rules enforced', r.sha256, r.workspaceSha256))
   }
   for (const e of p.exam ?? []) {
     if (e.workspaceSha256 === undefined)
-      out.push([
-        words('Exam file '),
-        text(e.file, 200),
-        words(" read from the PR's base commit "),
-        short(e.commit),
-        words('; sha256 '),
-        code(e.sha256, 64),
-        words('.')
-      ])
+      out.push(readFrom('Exam file ', e.file, [words("the PR's base commit "), short(e.commit)], e.sha256))
     else
       out.push(
         changedByPr(

@@ -17,7 +17,9 @@ export function resamplingWords(result: GateResult): string {
     // statistics.interval auto: every interval in closed form; only the randomization test draws, and its law (fair,
     // independent signs) is the same either way: the stream of signs is what the setting chooses.
     const signs =
-      runLaw(result) === 'poisson' ? 'from md5 of each query (or cluster) id and the seed' : 'from the seeded stream'
+      resamplingLaw(result) === 'poisson'
+        ? 'from md5 of each query (or cluster) id and the seed'
+        : 'from the seeded stream'
     return `no bootstrap drawn: every interval is in closed form (statistics.interval auto); the randomization test's signs ${signs} (${setting})`
   }
   if (poisson.length === 0)
@@ -41,18 +43,14 @@ function resamplingColumns(result: GateResult): { poisson: string[]; counts: str
   }
 }
 
-/** The law the run's units chose (the randomization test's signs follow it even when no bootstrap is drawn). */
-function runLaw(result: GateResult): 'multinomial' | 'poisson' {
+/**
+ * The law of the run (for the JSON report, and the randomization test's signs even when no bootstrap is drawn): the
+ * one its units chose (statistics.method; multinomial below 50,000 under auto). Every bootstrap drawn and the
+ * randomization test's signs follow it; each comparison's own `resampling` says how its bootstrap was drawn (by
+ * counts for a column with few values; null when none was).
+ */
+export function resamplingLaw(result: GateResult): 'multinomial' | 'poisson' {
   const cluster = result.rules.statistics.cluster
   const values = cluster === undefined ? undefined : result.table.attrs.get(cluster)
   return lawOf(result.rules.statistics.method, values === undefined ? result.table.ids.length : new Set(values).size)
-}
-
-/**
- * The law of the run for the JSON report: the one its units chose (statistics.method; multinomial below 50,000
- * under auto). Every bootstrap drawn and the randomization test's signs follow it; each comparison's own
- * `resampling` says how its bootstrap was drawn (by counts for a column with few values; null when none was).
- */
-export function resamplingLaw(result: GateResult): 'multinomial' | 'poisson' {
-  return runLaw(result)
 }

@@ -544,20 +544,16 @@ export function methodBody(result: GateResult): Block[] {
     ['Rules sha256', [code(rules.source.sha256.replace(/[^0-9a-f]/g, ''))]],
     ['Tool', `${TOOL_NAME} ${VERSION}`]
   ]
-  const perCheck = methodRows(result).map((r) =>
-    row(
-      words(`${r.check.rule.index + 1}. `),
-      r.all && r.slices.length > 1 ? 'every slice' : text(slicesList(r.slices), 300),
-      methodName(r.method),
-      text(r.reason, 300)
-    )
-  )
+  const perCheck = methodRows(result).map((r): Inline[] => [
+    [words(`${r.check.rule.index + 1}. `), text(r.check.rule.name, 100)],
+    ...row(r.all && r.slices.length > 1 ? 'every slice' : text(slicesList(r.slices), 300), methodName(r.method)),
+    [text(r.reason, 300)]
+  ])
   const settings = tableBlock(
     cells('Setting', 'Value'),
     rows.map(([k, v]) => [[words(k)], cell(v)])
   )
   if (perCheck.length === 0) return [settings]
-  for (const [i, r] of methodRows(result).entries()) perCheck[i][0].push(text(r.check.rule.name, 100))
   return [
     settings,
     paragraph(words('Interval per check:')),
