@@ -121,19 +121,17 @@ function comparabilityEntries(c: ComparabilityResult): ComparabilityEntry[] {
     if (![...failing].some((p) => p === rule || p.startsWith(`${rule}.`)))
       out.push({ aspect: rule, status: 'same', detail: 'must match: same in every manifest' })
   }
-  for (const m of firstListed(c.mismatches))
-    out.push({
-      aspect: m.path,
-      status: m.values.some(([, v]) => v === null) ? 'unknown' : 'differs',
-      detail: `must match (not comparable): ${describeDifference(m)}`
-    })
-  out.push(...more(c.mismatches.length, 'must match (not comparable)'))
-  for (const w of firstListed(c.warnings))
-    out.push({ aspect: w.path, status: 'differs', detail: `comparability warning: ${describeDifference(w)}` })
-  out.push(...more(c.warnings.length, 'comparability warning'))
-  for (const a of firstListed(c.allowed))
-    out.push({ aspect: a.path, status: 'differs', detail: `allowed to differ: ${describeDifference(a)}` })
-  out.push(...more(c.allowed.length, 'allowed to differ'))
+  // each kind of difference: its first fields, then the count of the others
+  const listed = (diffs: FieldDifference[], what: string, unknownWhenMissing = false): void => {
+    for (const d of firstListed(diffs)) {
+      const status = unknownWhenMissing && d.values.some(([, v]) => v === null) ? 'unknown' : 'differs'
+      out.push({ aspect: d.path, status, detail: `${what}: ${describeDifference(d)}` })
+    }
+    out.push(...more(diffs.length, what))
+  }
+  listed(c.mismatches, 'must match (not comparable)', true)
+  listed(c.warnings, 'comparability warning')
+  listed(c.allowed, 'allowed to differ')
   return out
 }
 
