@@ -77,6 +77,8 @@ export const cells = (...labels: string[]): Inline[] => labels.map((l) => [words
 export const row = (...xs: Array<string | Span>): Inline[] => xs.map((x) => (typeof x === 'string' ? [words(x)] : [x]))
 /** A picture of our own lines in a fenced block, Unicode unless told (the renderer makes the fence longer than any backtick run in it). */
 export const figure = (lines: string[], language = 'text'): Block => ({ kind: 'figure', language, lines })
+/** Items in one line, `, ` between them ("segment, category"): our words between untrusted names. */
+export const commas = (items: Inline[]): Inline => items.flatMap((it, i) => (i === 0 ? it : [words(', '), ...it]))
 /** A list of one-line items. */
 export const list = (...items: Inline[]): Block => ({ kind: 'list', items: items.map((spans) => ({ spans })) })
 

@@ -164,14 +164,11 @@ function collapsedSections(out: Block[], result: GateResult, files: WrittenFiles
       ])
     )
   for (const s of capabilitySections(result, files)) blocks.push(section(s.title, s.body))
-  blocks.push(section(SECTION_TITLES.method, methodBody(result)), ...nextStepsSection(result, files))
-  pushAll(out, blocks)
-}
-
-/** What to look at next: each pattern that applies, with its evidence. */
-function nextStepsSection(result: GateResult, files: WrittenFiles | undefined): Block[] {
+  // what to look at next: each pattern that applies, with its evidence
   const steps = nextStepsList(result, files)
-  return steps === null ? [] : [section(SECTION_TITLES.next, [steps])]
+  blocks.push(section(SECTION_TITLES.method, methodBody(result)))
+  if (steps !== null) blocks.push(section(SECTION_TITLES.next, [steps]))
+  pushAll(out, blocks)
 }
 
 /** Each pattern that applies, what to look at and its evidence, as a list (also the terminal's); null when none. */

@@ -8,6 +8,7 @@ import { TOOL_NAME, VERSION } from '../version.js'
 import {
   cells,
   code,
+  commas,
   em,
   list,
   paragraph,
@@ -119,19 +120,13 @@ export function needs(
   unit: UnitResult,
   metric: MetricRule
 ): Inline {
-  // and what capabilities add: a budgeted unit also needs its drop since the reference within the budget
-  return [
-    ...ownNeeds(check, unit, metric),
-    ...result.capabilities.flatMap((c) => c.parts.unitNeeds?.(unit, metric) ?? [])
-  ]
-}
-
-function ownNeeds(check: CheckResult, unit: UnitResult, metric: MetricRule): Inline {
   const kind = check.rule.kind
   // A relative margin is named beside the bound it became: "low end ≥ -1.50 pts (3%)".
   const margin = kind.type === 'non_inferior' || (kind.type === 'superior' && kind.test === 'bootstrap')
   const rel: Inline = margin && kind.margin.relative ? [words(' ('), text(kind.margin.text, 12), words(')')] : []
-  return [words(needsWords(check, unit, metric, false)), ...rel]
+  // and what capabilities add: a budgeted unit also needs its drop since the reference within the budget
+  const added = result.capabilities.flatMap((c) => c.parts.unitNeeds?.(unit, metric) ?? [])
+  return [words(needsWords(check, unit, metric, false)), ...rel, ...added]
 }
 
 /**
@@ -249,10 +244,9 @@ function keepTogether(cell: string): string {
 export function foldedUnitsTable(result: GateResult, check: CheckResult): Block {
   const metric = metricOf(result, check.rule.metric)
   const { conf, mixed } = intervalColumn(check.units.map((u) => u.comparison.confidence))
-  const rows: Inline[][] = []
-  for (const unit of check.units) {
+  const rows = check.units.map((unit): Inline[] => {
     const c = unit.comparison
-    rows.push([
+    return [
       [words(STATUS[unit.status])],
       [text(sliceLabel(c.slice), 32)],
       [words(String(c.n))],
@@ -260,8 +254,8 @@ export function foldedUnitsTable(result: GateResult, check: CheckResult): Block 
       [words(String(unit.regressionLimit))],
       [words(keepTogether(change(c.delta, metric, c))), ...changeUnit(metric, true)],
       [words(keepTogether(changeInterval(c, metric, mixed)))]
-    ])
-  }
+    ]
+  })
   const head = cells('Status', 'Queries', 'n', 'Worse', 'Limit', 'Δ', conf)
   return tableBlock(head, rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r'])
 }
@@ -305,18 +299,17 @@ export function checkDetailsTable(result: GateResult): Block {
 /** Every metric over a set of comparisons (all queries, or the exploratory slices). */
 export function comparisonsTable(result: GateResult, comparisons: Comparison[]): Block {
   const { conf, mixed } = intervalColumn(comparisons.map((c) => c.confidence))
-  const rows: Inline[][] = []
-  for (const c of comparisons) {
+  const rows = comparisons.map((c): Inline[] => {
     const metric = metricOf(result, c.metric)
-    rows.push([
+    return [
       [text(metric.name)],
       [text(sliceLabel(c.slice))],
       [words(String(c.n))],
       ...values(c, metric, mixed),
       [words(pValue(c.pValue))],
       [words(`${c.wins}/${c.losses}/${c.ties}`)]
-    ])
-  }
+    ]
+  })
   return tableBlock(cells('Metric', 'Queries', 'n', ...valueHeads(conf), 'p', 'W/L/T'), rows)
 }
 
@@ -334,10 +327,8 @@ export function breakdownTables(result: GateResult): { overall: Block; slices: B
 }
 
 function ids(list: string[]): Inline {
-  const out: Inline = []
-  list.slice(0, LIST_IDS).forEach((id, i) => out.push(...(i === 0 ? [] : [words(', ')]), text(id, 40)))
-  if (list.length > LIST_IDS) out.push(words(` and ${list.length - LIST_IDS} more`))
-  return out
+  const more = list.length > LIST_IDS ? [words(` and ${list.length - LIST_IDS} more`)] : []
+  return [...commas(list.slice(0, LIST_IDS).map((id) => [text(id, 40)])), ...more]
 }
 
 /**
@@ -411,11 +402,6 @@ export function candidateOnlyLine(coverage: GateResult['coverage']): string | nu
   return n > 0 ? `${n} candidate-only quer${n === 1 ? 'y' : 'ies'} ignored: not part of the exam` : null
 }
 
-/** The attribute names, untrusted: "segment, category". */
-function names(list: string[]): Inline {
-  return list.flatMap((n, i) => (i === 0 ? [text(n, 40)] : [words(', '), text(n, 40)]))
-}
-
 /**
  * What the report may say about slice attributes: they come from the exam (the baseline rows), and it claims
  * a check of the candidate's only when candidate values were compared.
@@ -437,7 +423,7 @@ function attributesRow(coverage: GateResult['coverage']): Inline[] {
   return [
     [words('Query attributes')],
     [words('✅ from the exam')],
-    [...names(a.names), words(` taken from the baseline${gives}`)]
+    [...commas(a.names.map((n) => [text(n, 40)])), words(` taken from the baseline${gives}`)]
   ]
 }
 
@@ -525,11 +511,7 @@ export function methodBody(result: GateResult): Block[] {
       s.weights === undefined
         ? 'none (the observed mix of queries)'
         : [
-            ...s.weights.target.flatMap(([k, w], i) => [
-              ...(i === 0 ? [] : [words(', ')]),
-              text(k, 40),
-              words(` ${fixed(w, 3)}`)
-            ]),
+            ...commas(s.weights.target.map(([k, w]) => [text(k, 40), words(` ${fixed(w, 3)}`)])),
             words(' by '),
             text(s.weights.by, 40)
           ]

@@ -12,7 +12,7 @@ import { checksBlocks, nextStepsList } from './markdown.js'
 import { toTextLines, type Paint } from './doc/text.js'
 import { picturesBlocks } from './pictures.js'
 import { regressedBlocks } from './regressed.js'
-import { em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
+import { commas, em, paragraph, text, toned, words, type Block, type Inline, type Tone } from '../model/document.js'
 
 /** How the terminal report is drawn. The caller (src/cli.ts) decides from the terminal and NO_COLOR. */
 export interface TextOptions {
@@ -119,7 +119,7 @@ function intervalSummary(result: GateResult): Inline {
   const out: Inline = [words('intervals by metric type and design')]
   ;[...byMethod].forEach(([name, metrics], i) => {
     out.push(words(`${i === 0 ? ': ' : '; '}${name} (`))
-    ;[...metrics].forEach((m, j) => out.push(...(j === 0 ? [] : [words(', ')]), text(m, 40)))
+    out.push(...commas([...metrics].map((m) => [text(m, 40)])))
     out.push(words(')'))
   })
   return out

@@ -1,7 +1,7 @@
 import type { GateResult } from '../../decide/result.js'
 import type { SeedMetricSummary, SeedsSummary } from './stats.js'
 import type { SeedSpread } from '../../stats/seed-bootstrap.js'
-import { cells, em, paragraph, row, table, text, words, type Block, type Inline } from '../../model/document.js'
+import { cells, commas, em, paragraph, row, table, text, words, type Block, type Inline } from '../../model/document.js'
 import { digitsFor, fixed, signed } from '../../report/format.js'
 import { inPoints, metricOf } from '../../report/words.js'
 
@@ -66,7 +66,7 @@ export function seedsBody(seeds: SeedsSummary, result: GateResult): Block[] {
   }
   const files = (side: string, list: string[]): Inline => [
     words(`${side}: `),
-    ...list.flatMap((f, i) => [...(i === 0 ? [] : [words(', ')]), text(f, 120)])
+    ...commas(list.map((f) => [text(f, 120)]))
   ]
   return [
     table(cells('Metric', 'Side', 'Seeds', 'Seed means', 'SD', 'Range'), rows),
