@@ -20,8 +20,7 @@ import {
   type RowsEntry
 } from '../../src/readers/formats.js'
 import { ROW_FORMATS } from '../../src/readers/rows-input.js'
-import { readRows } from '../../src/readers/rows.js'
-import { readQrels } from '../../src/readers/qrels.js'
+import { readQrels, readRows } from '../../src/readers/read.js'
 import { rowsOf, sideFromRows } from '../../src/model/rows.js'
 import { writeFiles } from '../helpers.js'
 

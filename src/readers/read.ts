@@ -1,0 +1,103 @@
+import { neededAttributes } from '../config/attributes.js'
+import type { Rules } from '../config/types.js'
+import type { FormatChoice } from '../model/format.js'
+import type { Qrels } from '../model/qrels.js'
+import type { SideRows } from '../model/rows.js'
+import { detectFormat } from './detect.js'
+import type { RecordHandler } from './record-maps.js'
+import { BlockCollector, NotGroupedSignal, type BlockHandler } from './run-blocks.js'
+import type { RowsInput, RowsOptions } from './rows-input.js'
+
+/**
+ * The readers' front doors: each input kind read in whatever format it is (src/readers/formats.ts), detected once
+ * (src/readers/detect.ts), by the registry entry detection chose.
+ */
+
+export type { RowsOptions } from './rows-input.js'
+
+/**
+ * Reads one per-query rows file (JSON Lines, CSV, Parquet, long form, other tools' exports), detected or named with
+ * `options.format`. The rows carry the format chosen and why (`format`), for the report. Every reader gives the
+ * same {@link SideRows}, so pairing, statistics and reports do not depend on the format.
+ */
+export async function readRows(file: string, options: RowsOptions): Promise<SideRows> {
+  const { entry, choice, probe } = await detectFormat({
+    kind: 'rows',
+    file,
+    format: options.format,
+    metricFields: options.metricFields,
+    idField: options.idField
+  })
+  const side = await entry.read(probe, options)
+  side.format = choice
+  return side
+}
+
+/**
+ * One side's per-query rows as the gate reads them: only the metric fields the rules name (and the answer length
+ * the judge's length-bias diagnostic reads like a metric, never gated by itself) and only the attributes the rules
+ * use, so memory grows with what the rules use, not with the other fields of a file.
+ */
+export async function readGatedRows(file: string, rules: Rules, input: RowsInput = {}): Promise<SideRows> {
+  const keepAttributes = new Set(neededAttributes(rules).keys())
+  const length = rules.judge?.lengthBias?.length
+  const metricFields = new Set(rules.metrics.keys())
+  if (length !== undefined) metricFields.add(length)
+  return readRows(file, { metricFields, format: input.format, idField: input.idField, keepAttributes })
+}
+
+/**
+ * Reads a judgments file (TREC qrels, ranx / pytrec_eval JSON, BEIR TSV), read once and shared by the baseline and
+ * the candidate run; every format has the TREC reader's semantics (src/readers/trec-qrels.ts).
+ */
+export async function readQrels(file: string): Promise<Qrels> {
+  const { entry, probe } = await detectFormat({ kind: 'qrels', file })
+  return entry.read(probe)
+}
+
+/**
+ * Calls `onRecord` for every record of a small exam or answer file of records (judge anchors and labels, a
+ * queries file): JSON Lines, or CSV with a header when its name ends in `.csv` (src/readers/record-maps.ts reads
+ * both). `hint` says what a record looks like.
+ */
+export async function forEachRecord(file: string, name: string, onRecord: RecordHandler, hint: string): Promise<void> {
+  const { entry, probe } = await detectFormat({ kind: 'records', file })
+  await entry.read(probe, { name, onRecord, hint })
+}
+
+/** What reading a run found. */
+export interface RunReadInfo {
+  /** The format it was read as and why (src/readers/detect.ts). */
+  format: FormatChoice
+  /** False when the run was not grouped by query and had to be buffered whole. */
+  grouped: boolean
+  /** Passthrough fields skipped because they were objects or arrays (JSONL only). */
+  skippedFields: string[]
+}
+
+/**
+ * Reads a run (TREC, JSON Lines, ranx / pytrec_eval JSON, Parquet), handing each query's block to `onBlock`. First
+ * streams (memory: one query); if the run turns out not to be grouped by query, calls `onRestart` (drop what was
+ * computed) and reads it again, buffering all queries (memory: the whole run).
+ */
+export async function readRun(file: string, onBlock: BlockHandler, onRestart: () => void): Promise<RunReadInfo> {
+  const { entry, choice, probe } = await detectFormat({ kind: 'run', file })
+  const read = async (mode: 'stream' | 'buffer'): Promise<string[]> => {
+    const collector = new BlockCollector(file, mode, onBlock)
+    const skipped = await entry.read(probe, collector)
+    collector.finish()
+    return [...(skipped ?? [])]
+  }
+  try {
+    return { format: choice, grouped: true, skippedFields: await read('stream') }
+  } catch (error) {
+    if (!(error instanceof NotGroupedSignal)) throw error
+  }
+  onRestart()
+  return { format: choice, grouped: false, skippedFields: await read('buffer') }
+}
+
+/** The format a run file is read as (its name in src/readers/formats.ts), for callers that only ask. */
+export async function detectRunFormat(file: string): Promise<string> {
+  return (await detectFormat({ kind: 'run', file })).choice.name
+}
