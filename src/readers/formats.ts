@@ -7,7 +7,7 @@ import {
 import { InputError } from '../errors.js'
 import type { Qrels } from '../model/qrels.js'
 import type { SideRows } from '../model/rows.js'
-import { isBeirHeader, readBeirQrels } from './importers/beir.js'
+import { isBeirHeader } from './importers/beir.js'
 import { deepevalToRows, looksLikeDeepeval } from './importers/deepeval.js'
 import {
   isMeasureLine,
@@ -40,7 +40,7 @@ import { forEachCsvMap, forEachJsonlMap, type RecordHandler } from './record-map
 import type { RowsFormat, RowsOptions } from './rows-input.js'
 import type { BlockCollector } from './run-blocks.js'
 import { readTrecRun } from './trec-run.js'
-import { readTrecQrels } from './trec-qrels.js'
+import { readTextQrels } from './trec-qrels.js'
 
 /**
  * THE format registry: every format the gate and `metrics` read, and every look-alike they refuse by name, one
@@ -457,12 +457,12 @@ const QRELS = ofKind<QrelsEntry>('qrels', [
   {
     name: 'beir',
     sniff: (p) => (isBeirHeader(p.firstLine.text) ? content('a three-column tab-separated header') : undefined),
-    read: (p) => readBeirQrels(p.file)
+    read: (p) => readTextQrels(p.file, 'beir')
   },
   {
     name: 'trec',
     sniff: () => ({ by: 'fallback', why: 'not LZ4, JSON or BEIR' }),
-    read: (p) => readTrecQrels(p.file)
+    read: (p) => readTextQrels(p.file, 'trec')
   }
 ])
 
