@@ -1,17 +1,12 @@
 import { InputError } from '../errors.js'
 import type { SideRows } from '../model/rows.js'
-import { csvTableHeader, forEachCsvRecord } from './csv.js'
 import type { RowsOptions } from './rows-input.js'
-import { forEachJsonRecord, type JsonMembers } from './json/lines.js'
-import { checkQueryIdLength } from './field-caps.js'
+import { ID_FIELD, readCsvInto, readJsonlInto } from './importers/records-rows.js'
 import { RowsSink } from './importers/rows-sink.js'
 import { documentField, firstLineHint, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
 import { Probe } from './probe.js'
 import { lookalikes, shapeRefusal } from './shapes.js'
 import { quote } from '../util/show.js'
-
-/** The field that names a query in every per-query rows file. */
-const ID_FIELD = 'query_id'
 
 /**
  * The gate's own per-query rows: JSON Lines (one object per line) or CSV with a header, each record a `query_id`
@@ -22,7 +17,7 @@ const ID_FIELD = 'query_id'
  */
 export async function readPlainRows(file: string, layout: 'jsonl' | 'csv', options: RowsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes, true)
-  if (layout === 'csv') await readCsv(sink, options)
+  if (layout === 'csv') await readCsvInto(sink, options)
   else await readJsonl(sink, options)
   // A repeated id with a document field is a run (one line per retrieved document): say that, not the repeats.
   const doc = sink.firstRepeat === undefined ? undefined : documentField(sink.attributeFields)
@@ -63,7 +58,7 @@ function normalizationTwins(side: SideRows): string[] {
 async function readJsonl(sink: RowsSink, options: RowsOptions): Promise<void> {
   const file = sink.file
   const hint = `write one JSON object per line, e.g. {"${ID_FIELD}": "q1", "recall@10": 0.5}; a truncated last line is refused`
-  await forEachJsonRecord(file, (m, line) => fieldsToRow(sink, m, line), {
+  await readJsonlInto(sink, options, {
     ...options,
     nonFinite: true,
     hint: (text, line) => (line === 1 ? firstLineHint(text, hint) : hint),
@@ -76,81 +71,6 @@ async function readJsonl(sink: RowsSink, options: RowsOptions): Promise<void> {
       if (shape !== undefined) throw shapeRefusal(shape, 'rows', { file, line })
     }
   })
-}
-
-/** One record's members (in Object.keys order) into its row. */
-function fieldsToRow(sink: RowsSink, record: JsonMembers, line: number): void {
-  const { keys, values, size } = record
-  let at = -1
-  for (let k = 0; k < size && at < 0; k++) if (keys[k] === ID_FIELD) at = k
-  const id = readId(at < 0 ? undefined : values[at], sink.file, line)
-  // A repeated id is refused with the others after the file; its values are still checked, as before.
-  const row = sink.start(id, line)
-  for (let k = 0; k < size; k++) if (keys[k] !== ID_FIELD) sink.value(row, keys[k], values[k], { line, queryId: id })
-}
-
-/** The query id of a record (a CSV cell, or a JSON value), refused unless a non-empty string within the cap. */
-function readId(value: unknown, file: string, line: number): string {
-  if (typeof value === 'string') {
-    if (value === '')
-      throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
-    checkQueryIdLength(value, { file, line })
-    return value
-  }
-  if (value === undefined)
-    throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`)
-  if (typeof value === 'number') {
-    throw new InputError(
-      { file, line },
-      `"${ID_FIELD}" is a number (${String(value)}), not a string`,
-      'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1'
-    )
-  }
-  throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
-}
-
-async function readCsv(sink: RowsSink, options: RowsOptions): Promise<void> {
-  const file = sink.file
-  let header: string[] | null = null
-  let idColumn = -1
-  await forEachCsvRecord(
-    file,
-    (cells, line) => {
-      if (header === null) {
-        header = csvTableHeader(cells, { file, line })
-        idColumn = header.indexOf(ID_FIELD)
-        if (idColumn < 0) {
-          throw new InputError(
-            { file, line },
-            `the header has no "${ID_FIELD}" column`,
-            `the first line must be a header naming "${ID_FIELD}" and the metric columns`
-          )
-        }
-        for (const name of header) {
-          if (name !== ID_FIELD) (options.metricFields.has(name) ? sink.numericFields : sink.attributeFields).add(name)
-        }
-        return
-      }
-      if (cells.length !== header.length) {
-        throw new InputError(
-          { file, line },
-          `has ${cells.length} fields but the header has ${header.length}`,
-          'every row needs one value per header column (quote values that contain commas)'
-        )
-      }
-      const id = readId(cells[idColumn], file, line)
-      const row = sink.start(id, line)
-      for (let c = 0; c < header.length; c++)
-        if (c !== idColumn) sink.cell(row, header[c], cells[c], { line, queryId: id })
-    },
-    options
-  )
-  if (header === null)
-    throw new InputError(
-      { file },
-      'is empty',
-      `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`
-    )
 }
 
 /** `"cafe\u0301"`: look-alike ids printed so a reader can see how they differ (here and in the pairing's refusal). */

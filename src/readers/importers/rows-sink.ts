@@ -42,11 +42,11 @@ export class RowsSink {
 
   constructor(
     readonly file: string,
-    private readonly metricFields: ReadonlySet<string>,
+    readonly metricFields: ReadonlySet<string>,
     /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
     private readonly keepAttributes?: ReadonlySet<string>,
     /** The gate's own rows reader (see the class comment). */
-    private readonly own = false
+    readonly own = false
   ) {
     this.rows = new SideRowsBuilder(file)
   }
