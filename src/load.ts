@@ -10,7 +10,7 @@ import {
   type MetricCoverage,
   type Qrels
 } from './metrics/index.js'
-import { recogniseShape } from './readers/detect.js'
+import { recogniseShape } from './readers/shapes.js'
 import type { FetchedFile } from './readers/fetched.js'
 import { HEAD_BYTES } from './readers/probe.js'
 import { shapeRefusal } from './readers/shapes.js'

@@ -1,8 +1,7 @@
 import type { FormatChoice } from '../model/format.js'
 import { FORMATS, type FormatEntry, type FormatKind } from './formats.js'
-import { Probe, type ProbeInput } from './probe.js'
+import { Probe } from './probe.js'
 import type { RowsFormat } from './rows-input.js'
-import { lookalikes, type InputKind, type Shape } from './shapes.js'
 
 /**
  * The one detection step: which format a file is, from its name, its first bytes and `--input-format` when given,
@@ -59,14 +58,4 @@ export async function detectFormat<K extends FormatKind>(request: DetectRequest<
   }
   // Every kind ends with its default format, which sniffs anything: reaching here is a registry bug.
   throw new Error(`format registry: no ${kind} entry took ${request.file}`)
-}
-
-/**
- * What a file given as `given` is instead, when its first line has the shape of another input (shapes.ts: a run,
- * judgments, per-query rows), or undefined. For the inputs not read through the registry (the rules) and for a
- * reader's refusal that detection did not see coming (a format named with --input-format).
- */
-export function recogniseShape(input: ProbeInput, given: InputKind): Shape | undefined {
-  const probe = new Probe(input)
-  return lookalikes(given).find((s) => s.test(probe))
 }

@@ -4,8 +4,7 @@ import type { RowsOptions } from './rows-input.js'
 import { ID_FIELD, readCsvInto, readJsonlInto } from './importers/records-rows.js'
 import { RowsSink } from './importers/rows-sink.js'
 import { documentField, firstLineHint, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
-import { Probe } from './probe.js'
-import { lookalikes, shapeRefusal } from './shapes.js'
+import { recogniseShape, shapeRefusal } from './shapes.js'
 import { quote } from '../util/show.js'
 
 /**
@@ -66,8 +65,7 @@ async function readJsonl(sink: RowsSink, options: RowsOptions): Promise<void> {
       // Read as JSON Lines by name (--input-format jsonl), a TREC run or judgments still gets its shape's refusal
       // (the registry's rows entries, formats.ts, refuse the same shapes when the format is detected).
       if (line !== 1) return
-      const probe = new Probe({ file, head: Buffer.from(text.slice(0, 1000)) })
-      const shape = lookalikes('rows', ['jsonl-run']).find((s) => s.test(probe))
+      const shape = recogniseShape({ file, head: Buffer.from(text.slice(0, 1000)) }, 'rows', ['jsonl-run'])
       if (shape !== undefined) throw shapeRefusal(shape, 'rows', { file, line })
     }
   })
