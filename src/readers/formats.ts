@@ -3,7 +3,7 @@ import {
   readJsonlAggregates,
   readParquetAggregates,
   type AggregateTarget
-} from './aggregate-tables.js'
+} from './aggregate-rows.js'
 import { InputError } from '../errors.js'
 import type { Qrels } from '../model/qrels.js'
 import type { SideRows } from '../model/rows.js'
