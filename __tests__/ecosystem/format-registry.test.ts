@@ -250,7 +250,7 @@ describe('the format registry', () => {
     const named = new Set(FORMATS.flatMap((e) => (e.named ?? []).map((n) => n.option)))
     expect([...named].filter((n) => !(ROW_FORMATS as readonly string[]).includes(n))).toEqual([])
     // a refusal is never what an option picks
-    expect(FORMATS.filter((e) => e.refuses === true && e.named !== undefined).map((e) => e.name)).toEqual([])
+    expect(FORMATS.filter((e) => e.refuse !== undefined && e.named !== undefined).map((e) => e.name)).toEqual([])
   })
 
   it('says why: the content, the name, the option, or the default', async () => {

@@ -24,7 +24,7 @@ import { readRanxQrels, readRanxRun } from './importers/ranx.js'
 import { LZ4_MAGIC, refuseRanxLz4 } from './importers/ranx-lz4.js'
 import { columnsOrient, jsonRecordsToRows, readCsvRecords, readJsonlRecords } from './importers/records-rows.js'
 import {
-  refuseUnrecognisedJson,
+  unrecognisedJson,
   ROWS_JSON_SHAPES,
   RUN_JSON_SHAPES,
   wholeJsonDocument
@@ -69,8 +69,8 @@ type Maybe<T> = T | Promise<T>
 interface EntryBase {
   /** Unique within its kind; what the report names (`inputs.formats`). */
   name: string
-  /** A shape recognised only to be refused with what to export instead (its `read` throws). */
-  refuses?: true
+  /** A shape recognised only to be refused: the refusal, saying what to export instead (its `read` throws it). */
+  refuse?: (p: Probe) => Maybe<InputError>
   /** The `--input-format` names that pick this entry (per-query rows), each when its condition holds. */
   named?: ReadonlyArray<{ option: RowsFormat; when?: (p: Probe) => Maybe<boolean> }>
   /** Whether the file is this format when it is not named: the evidence, or undefined. */
@@ -100,12 +100,15 @@ export type AggregatesEntry = Entry<'aggregates', AggregateTarget, void>
 
 export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry | AggregatesEntry
 
-/** An entry as its kind's list declares it: the list gives the kind. */
-type Listed<E extends FormatEntry> = Omit<E, 'kind'>
+/** An entry as its kind's list declares it: the list gives the kind (and a refusal entry's `read`). */
+type Listed<E extends FormatEntry> = Omit<E, 'kind' | 'read'> & Partial<Pick<E, 'read'>>
 
-/** The entries of one kind's list, each given that kind. */
+/** The entries of one kind's list, each given that kind; a refusal entry reads by throwing its refusal. */
 function ofKind<E extends FormatEntry>(kind: E['kind'], entries: ReadonlyArray<Listed<E>>): E[] {
-  return entries.map((e) => ({ kind, ...e }) as E)
+  const refusing = (e: Listed<E>) => async (p: Probe) => {
+    throw (await e.refuse?.(p)) ?? new Error(`format registry: the ${kind} entry ${e.name} neither reads nor refuses`)
+  }
+  return entries.map((e) => ({ kind, read: refusing(e), ...e }) as unknown as E)
 }
 
 const content = (why: string): Sniffed => ({ by: 'content', why })
@@ -162,11 +165,8 @@ const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) =>
 function lz4Entry(given: 'rows' | 'run' | 'qrels') {
   return {
     name: 'lz4',
-    refuses: true as const,
     sniff: (p: Probe) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: (p: Probe): never => {
-      throw refuseRanxLz4(p.file, given)
-    }
+    refuse: (p: Probe) => refuseRanxLz4(p.file, given)
   }
 }
 
@@ -177,11 +177,8 @@ function lz4Entry(given: 'rows' | 'run' | 'qrels') {
 function lookalikeEntry(shape: Shape, given: 'rows' | 'run' | 'qrels') {
   return {
     name: `looks-like-${shape.name}`,
-    refuses: true as const,
     sniff: (p: Probe) => (shape.test(p) ? content(`its first line: ${shape.what}`) : undefined),
-    read: (p: Probe): never => {
-      throw shapeRefusal(shape, given, { file: p.file, line: p.firstLine.line })
-    }
+    refuse: (p: Probe) => shapeRefusal(shape, given, { file: p.file, line: p.firstLine.line })
   }
 }
 
@@ -213,11 +210,8 @@ const ROWS = ofKind<RowsEntry>('rows', [
   lz4Entry('rows'),
   ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): Listed<RowsEntry> => ({
     name: shape,
-    refuses: true,
     sniff: notPerQuery(shape),
-    read: (p) => {
-      throw notPerQueryRefusal(p.file, p.head, shape)
-    }
+    refuse: (p) => notPerQueryRefusal(p.file, p.head, shape)
   })),
   {
     name: 'deepeval',
@@ -250,7 +244,6 @@ const ROWS = ofKind<RowsEntry>('rows', [
   },
   {
     name: 'columns-orient',
-    refuses: true,
     sniff: async (p) => {
       if (brace(p) && p.firstRecord !== undefined)
         return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys)
@@ -264,9 +257,7 @@ const ROWS = ofKind<RowsEntry>('rows', [
         ? content('a JSON object keyed by ragas columns')
         : undefined
     },
-    read: (p) => {
-      throw columnsOrient(p.file)
-    }
+    refuse: (p) => columnsOrient(p.file)
   },
   {
     name: 'pytrec_eval',
@@ -309,7 +300,6 @@ const ROWS = ofKind<RowsEntry>('rows', [
   },
   {
     name: 'json-document',
-    refuses: true,
     sniff: async (p) => {
       if (p.firstChar === '[') {
         const array = await arrayDocument(p)
@@ -326,12 +316,12 @@ const ROWS = ofKind<RowsEntry>('rows', [
       if (p.firstKey === 'testRunData') return undefined
       return (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined
     },
-    read: async (p) => {
+    refuse: async (p) => {
       const value =
         p.firstChar === '[' || loneBrace(p)
           ? await jsonDocument(p, 'JSON document')
           : (await wholeJsonDocument(p))?.value
-      return refuseUnrecognisedJson(p.file, value, ROWS_JSON_SHAPES)
+      return unrecognisedJson(p.file, value, ROWS_JSON_SHAPES)
     }
   },
   {
@@ -404,12 +394,11 @@ const RUNS = ofKind<RunEntry>('run', [
   ...lookalikes('run').map((s) => lookalikeEntry(s, 'run')),
   {
     name: 'json-document',
-    refuses: true,
     sniff: async (p) =>
       p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined
         ? content('one JSON document over several lines')
         : undefined,
-    read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
+    refuse: async (p) => unrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
   },
   {
     name: 'jsonl',
@@ -437,15 +426,13 @@ const QRELS = ofKind<QrelsEntry>('qrels', [
   lz4Entry('qrels'),
   {
     name: 'parquet',
-    refuses: true,
     sniff: parquetMagic,
-    read: (p) => {
-      throw new InputError(
+    refuse: (p) =>
+      new InputError(
         { file: p.file },
         'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON or BEIR TSV',
         'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")'
       )
-    }
   },
   // A run or per-query rows given as the judgments (files swapped).
   ...lookalikes('qrels').map((s) => lookalikeEntry(s, 'qrels')),
