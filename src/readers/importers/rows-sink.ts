@@ -1,9 +1,8 @@
 import { InputError, type Where } from '../../errors.js'
 import { SideRowsBuilder, type SideRows } from '../../model/rows.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from '../field-caps.js'
-import { parseDecimal, parseMetricCell } from '../numbers.js'
+import { nonFiniteRefusal, parseDecimal, parseMetricCell } from '../numbers.js'
 import { quote } from '../../util/show.js'
-import { nonFiniteRefusal } from '../non-finite.js'
 
 /**
  * Collects the per-query rows every reader produces: a field the rules name as a metric must be a finite number
