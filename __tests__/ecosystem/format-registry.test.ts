@@ -1,6 +1,6 @@
 /**
  * The format registry (src/readers/formats.ts) is the one place formats are declared, and detection
- * (src/readers/detect.ts) the one step that picks among them:
+ * (src/readers/read.ts) the one step that picks among them:
  * - every committed fixture (and example) is detected as the format it is used as, and each such format is an entry;
  * - every entry is exercised, by a fixture or by a small sample written here (refusals, forms without a fixture);
  * - every `--input-format` name is answered by an entry, unconditionally by at least one;
@@ -11,7 +11,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { detectFormat } from '../../src/readers/detect.js'
+import { detectFormat } from '../../src/readers/read.js'
 import {
   FORMATS,
   type FormatEntry,

@@ -13,7 +13,7 @@ import {
   type RowPlan,
   type Shard
 } from './aggregate-rows.js'
-import { detectFormat } from './detect.js'
+import { detectFormat } from './read.js'
 import type { FetchedFile } from './fetched.js'
 import { partFiles } from './part-files.js'
 

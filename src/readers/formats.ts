@@ -44,7 +44,7 @@ import { readTextQrels } from './trec-qrels.js'
 
 /**
  * THE format registry: every format the gate and `metrics` read, and every look-alike they refuse by name, one
- * entry each. Detection (src/readers/detect.ts) asks the entries of the kind being read, **in this order**, and the
+ * entry each. Detection (src/readers/read.ts) asks the entries of the kind being read, **in this order**, and the
  * first whose `sniff` recognises the file wins (or, with `--input-format`, the first that answers to the name); the
  * entry's `read` then reads it. Adding a format is one entry here and its reader's file.
  *
