@@ -4,15 +4,8 @@ import { quote } from '../util/show.js'
 import { runTableMistake } from '../util/input-hints.js'
 import { longColumns, notLongForm, Pivot, type LongColumns } from './importers/long-form.js'
 import { rememberField } from './field-caps.js'
-import {
-  forEachParquetRow,
-  parquetId,
-  plain,
-  readWideParquetRows,
-  withParquet,
-  type OpenParquet,
-  type ParquetRowsOptions
-} from './parquet.js'
+import type { RowsOptions } from './rows-input.js'
+import { forEachParquetRow, parquetId, plain, readWideParquetRows, withParquet, type OpenParquet } from './parquet.js'
 
 /**
  * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
@@ -31,10 +24,7 @@ export async function parquetColumnNames(file: string): Promise<string[]> {
  * Reads a Parquet file of per-query rows, wide (one row per query: src/readers/parquet.ts) or long (detected from
  * the column names as for CSV, or named with `long`: `--input-format long`).
  */
-export async function readParquetRows(
-  file: string,
-  options: ParquetRowsOptions & { long?: boolean }
-): Promise<SideRows> {
+export async function readParquetRows(file: string, options: RowsOptions & { long?: boolean }): Promise<SideRows> {
   return withParquet(file, async (pq) => {
     const names = pq.columns.map((c) => c.name)
     const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField)
@@ -52,7 +42,7 @@ async function readParquetLongRows(
   file: string,
   pq: OpenParquet,
   columns: LongColumns,
-  options: { metricFields: ReadonlySet<string>; keepAttributes?: ReadonlySet<string> }
+  options: RowsOptions
 ): Promise<SideRows> {
   const pivot = new Pivot(file, options.metricFields, options.keepAttributes, 'row')
   const attributes = pq.columns

@@ -8,6 +8,7 @@ import { rememberField } from './field-caps.js'
 import { quote } from '../util/show.js'
 import { toByteString } from '../util/order.js'
 import type { BlockCollector } from './run-blocks.js'
+import type { RowsOptions } from './rows-input.js'
 import {
   corruptParquet,
   footerInt,
@@ -273,24 +274,13 @@ function requireColumn(file: string, pq: OpenParquet, name: string, hint: string
   )
 }
 
-/** Options of {@link readParquetRows}, the subset of the rows reader's. */
-export interface ParquetRowsOptions {
-  metricFields: ReadonlySet<string>
-  idField?: string
-  keepAttributes?: ReadonlySet<string>
-}
-
 /**
  * Reads an open Parquet table of per-query rows in wide form into {@link SideRows} (the long form and the choice
  * between them: src/readers/parquet-long.ts). The query id column is `query_id` (or `idField`): strings, or
  * integers (written in decimal, as a CSV export of the same table would). Errors name the file and the row
  * (1-based, in file order) or the query id.
  */
-export async function readWideParquetRows(
-  file: string,
-  pq: OpenParquet,
-  options: ParquetRowsOptions
-): Promise<SideRows> {
+export async function readWideParquetRows(file: string, pq: OpenParquet, options: RowsOptions): Promise<SideRows> {
   const idField = options.idField ?? 'query_id'
   requireColumn(
     file,

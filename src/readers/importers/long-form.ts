@@ -4,6 +4,7 @@ import { forEachCsvRecord } from '../csv.js'
 import { forEachJsonRecord, memberValue, type JsonMembers } from '../json/lines.js'
 import { forEachLine } from '../lines.js'
 import { RowsSink } from './rows-sink.js'
+import type { RowsOptions } from '../rows-input.js'
 import { quote } from '../../util/show.js'
 
 /**
@@ -170,11 +171,7 @@ export function notLongForm(
 }
 
 /** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
-export async function readLongRows(
-  file: string,
-  layout: LongLayout,
-  options: { metricFields: ReadonlySet<string>; idField?: string; keepAttributes?: ReadonlySet<string> }
-): Promise<SideRows> {
+export async function readLongRows(file: string, layout: LongLayout, options: RowsOptions): Promise<SideRows> {
   const pivot = new Pivot(file, options.metricFields, options.keepAttributes)
   // long form names the measures in its data, so the metric columns are never those of the header
   const forced = new Set<string>()

@@ -2,7 +2,7 @@ import { InputError } from '../../errors.js'
 import { csvTableHeader, forEachCsvRecord } from '../csv.js'
 import { forEachJsonRecord, hasMember, memberValue, type JsonLinesOptions, type JsonMembers } from '../json/lines.js'
 import { checkQueryIdLength } from '../field-caps.js'
-import type { LineOptions } from '../lines.js'
+import type { RowsOptions } from '../rows-input.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { looksLikeRagas } from './ragas.js'
@@ -34,15 +34,6 @@ export const ID_FIELD = 'query_id'
 
 /** Id columns tried in this order when the user names none. */
 const ID_COLUMNS = ['query_id', 'id']
-
-/** Options of the records importers. */
-export interface RecordsOptions extends LineOptions {
-  metricFields: ReadonlySet<string>
-  /** The column holding the query id (default: query_id, else id). */
-  idField?: string
-  /** Attributes to keep (those the rules use); undefined keeps all (see RowsSink). */
-  keepAttributes?: ReadonlySet<string>
-}
 
 function chooseId(columns: readonly string[], file: string, idField: string | undefined, line?: number): string {
   if (idField !== undefined) {
@@ -120,14 +111,14 @@ function ownHeader(sink: RowsSink, header: readonly string[], line: number): num
 }
 
 /** Reads a per-sample export in CSV (see the module comment). */
-export async function readCsvRecords(file: string, options: RecordsOptions): Promise<SideRows> {
+export async function readCsvRecords(file: string, options: RowsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   await readCsvInto(sink, options)
   return sink.finish('write one row per question after the header')
 }
 
 /** The records of a CSV file into `sink` (an export's, or in its own mode the gate's own rows). */
-export async function readCsvInto(sink: RowsSink, options: RecordsOptions): Promise<void> {
+export async function readCsvInto(sink: RowsSink, options: RowsOptions): Promise<void> {
   const { file, own } = sink
   let header: string[] | null = null
   let idColumn = -1
@@ -166,7 +157,7 @@ export async function readCsvInto(sink: RowsSink, options: RecordsOptions): Prom
 }
 
 /** Reads a per-sample export in JSON Lines. */
-export async function readJsonlRecords(file: string, options: RecordsOptions): Promise<SideRows> {
+export async function readJsonlRecords(file: string, options: RowsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   const hint = 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))'
   await readJsonlInto(sink, options, { hint })
@@ -174,7 +165,7 @@ export async function readJsonlRecords(file: string, options: RecordsOptions): P
 }
 
 /** The records of a JSON Lines file into `sink` (an export's, or in its own mode the gate's own rows). */
-export async function readJsonlInto(sink: RowsSink, options: RecordsOptions, lines: JsonLinesOptions): Promise<void> {
+export async function readJsonlInto(sink: RowsSink, options: RowsOptions, lines: JsonLinesOptions): Promise<void> {
   let idColumn: string | undefined
   const onRecord = (m: JsonMembers, line: number): void => {
     idColumn ??= sink.own ? ID_FIELD : chooseId(m.keys.slice(0, m.size), sink.file, options.idField, line)
@@ -184,7 +175,7 @@ export async function readJsonlInto(sink: RowsSink, options: RecordsOptions, lin
 }
 
 /** Rows from a parsed JSON document of records (an array of objects); any other document is refused with the fix. */
-export function jsonRecordsToRows(doc: unknown, file: string, options: RecordsOptions): SideRows {
+export function jsonRecordsToRows(doc: unknown, file: string, options: RowsOptions): SideRows {
   if (isObject(doc)) {
     const keys = Object.keys(doc)
     if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k]))) throw columnsOrient(file)
