@@ -4,7 +4,7 @@ import type { FormatChoice } from '../model/format.js'
 import type { Qrels } from '../model/qrels.js'
 import type { SideRows } from '../model/rows.js'
 import { FORMATS, type FormatEntry, type FormatKind } from './formats.js'
-import { Probe } from './probe.js'
+import { Probe, type ProbeInput } from './probe.js'
 import type { RecordHandler } from './record-maps.js'
 import { BlockCollector, NotGroupedSignal, type BlockHandler } from './run-blocks.js'
 import type { RowsFormat, RowsInput, RowsOptions } from './rows-input.js'
@@ -19,18 +19,10 @@ import type { RowsFormat, RowsInput, RowsOptions } from './rows-input.js'
  */
 
 /** What detection is asked. */
-export interface DetectRequest<K extends FormatKind> {
+export interface DetectRequest<K extends FormatKind> extends ProbeInput {
   kind: K
-  file: string
-  /** The name the file goes by when `file` is a copy (a fetched file), for the sniffs that look at the name. */
-  name?: string
   /** `--input-format` (per-query rows): the entry that answers to this name, its content permitting. */
   format?: RowsFormat
-  /** The file's first bytes, when the caller has them; read from the file when a sniff first needs them. */
-  head?: Buffer
-  /** The rules' metrics (long form is told from wide by them) and `--id-field`. */
-  metricFields?: ReadonlySet<string>
-  idField?: string
 }
 
 /** The entry detection chose, why, and the probe (what it read, for the entry's reader to reuse). */
