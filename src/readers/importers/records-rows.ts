@@ -147,13 +147,10 @@ export async function readCsvInto(sink: RowsSink, options: RowsOptions): Promise
       if (c !== idColumn && c !== indexColumn) sink.cell(row, header[c], fields[c], { line, queryId: id })
   }
   await forEachCsvRecord(file, onRecord, own ? options : undefined)
-  if (header === null && own)
-    throw new InputError(
-      { file },
-      'is empty',
-      `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`
-    )
-  if (header === null) throw new InputError({ file }, 'is empty', 'write a header line and one row per question')
+  if (header === null) {
+    const ownHint = `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`
+    throw new InputError({ file }, 'is empty', own ? ownHint : 'write a header line and one row per question')
+  }
 }
 
 /** Reads a per-sample export in JSON Lines. */
