@@ -66,7 +66,7 @@ interface Entry {
 /**
  * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
  * measure and an attribute that varies within a query. Shared by the text readers here, the measure listings of
- * ir_measures and trec_eval -q (./ir-measures.ts) and the Parquet reader (src/readers/parquet-long.ts), whose
+ * ir_measures and trec_eval -q (./ir-measures.ts) and the Parquet reader (src/readers/parquet.ts), whose
  * "lines" are row numbers (`unit` says which, for the messages).
  */
 export class Pivot {
