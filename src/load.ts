@@ -10,11 +10,11 @@ import {
   type MetricCoverage,
   type Qrels
 } from './metrics/index.js'
-import { recogniseShape } from './readers/detect.js'
+import { recogniseShape } from './readers/shapes.js'
 import type { FetchedFile } from './readers/fetched.js'
 import { HEAD_BYTES } from './readers/probe.js'
 import { shapeRefusal } from './readers/shapes.js'
-import { readGatedRows } from './readers/gated-rows.js'
+import { readGatedRows } from './readers/read.js'
 import type { RowsInput } from './readers/rows-input.js'
 import { readWholeText } from './readers/whole-file.js'
 import { collectEvidence } from './trust/evidence.js'

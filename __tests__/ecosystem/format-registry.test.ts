@@ -1,6 +1,6 @@
 /**
  * The format registry (src/readers/formats.ts) is the one place formats are declared, and detection
- * (src/readers/detect.ts) the one step that picks among them:
+ * (src/readers/read.ts) the one step that picks among them:
  * - every committed fixture (and example) is detected as the format it is used as, and each such format is an entry;
  * - every entry is exercised, by a fixture or by a small sample written here (refusals, forms without a fixture);
  * - every `--input-format` name is answered by an entry, unconditionally by at least one;
@@ -11,7 +11,7 @@ import { describe, expect, it } from '@jest/globals'
 import { readFileSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { detectFormat } from '../../src/readers/detect.js'
+import { detectFormat } from '../../src/readers/read.js'
 import {
   FORMATS,
   type FormatEntry,
@@ -20,8 +20,7 @@ import {
   type RowsEntry
 } from '../../src/readers/formats.js'
 import { ROW_FORMATS } from '../../src/readers/rows-input.js'
-import { readRows } from '../../src/readers/rows.js'
-import { readQrels } from '../../src/readers/qrels.js'
+import { readQrels, readRows } from '../../src/readers/read.js'
 import { rowsOf, sideFromRows } from '../../src/model/rows.js'
 import { writeFiles } from '../helpers.js'
 
@@ -251,7 +250,7 @@ describe('the format registry', () => {
     const named = new Set(FORMATS.flatMap((e) => (e.named ?? []).map((n) => n.option)))
     expect([...named].filter((n) => !(ROW_FORMATS as readonly string[]).includes(n))).toEqual([])
     // a refusal is never what an option picks
-    expect(FORMATS.filter((e) => e.refuses === true && e.named !== undefined).map((e) => e.name)).toEqual([])
+    expect(FORMATS.filter((e) => e.refuse !== undefined && e.named !== undefined).map((e) => e.name)).toEqual([])
   })
 
   it('says why: the content, the name, the option, or the default', async () => {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { computeRunRows, detectRunFormat, formatFixed4, readQrels, type Qrels } from '../../src/metrics/index.js'
 import type { SideRows } from '../../src/model/rows.js'
 import { sniffBraceRun } from '../../src/readers/probe.js'

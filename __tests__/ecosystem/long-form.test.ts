@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { cli, hasStackTrace, tempDir, withoutInputFormats, writeFiles } from '../helpers.js'
 import { rowsOf } from '../../src/model/rows.js'
 

@@ -5,7 +5,7 @@
  * (ranx `Report.save`, BEIR `util.save_results`, a metric-major `{metric: {qid: score}}` dump) refused by name.
  */
 import { describe, expect, it } from '@jest/globals'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { InputError } from '../../src/errors.js'
 import { writeFiles } from '../helpers.js'
 import { rowsOf } from '../../src/model/rows.js'

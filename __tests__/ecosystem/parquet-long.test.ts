@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { parquetWriteBuffer } from 'hyparquet-writer'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { cli, hasStackTrace, withoutInputFormats, writeFiles } from '../helpers.js'
 import { rowsOf } from '../../src/model/rows.js'
 

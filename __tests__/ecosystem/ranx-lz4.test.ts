@@ -10,7 +10,7 @@ import { copyFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
 import { computeRunRows, detectRunFormat, readQrels } from '../../src/metrics/index.js'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { cli, refusal, tempDir, writeFiles } from '../helpers.js'
 
 const fx = join(process.cwd(), '__tests__', 'fixtures', 'importers')

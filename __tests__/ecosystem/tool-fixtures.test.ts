@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { computeRunRows, formatFixed4, readQrels } from '../../src/metrics/index.js'
 import type { SideRows } from '../../src/model/rows.js'
 import { rowsOf } from '../../src/model/rows.js'

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from '@jest/globals'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { computeRunRows } from '../../src/metrics/index.js'
 import { describeJsonShape } from '../../src/readers/importers/unrecognised-json.js'
 import { refusal, writeFiles } from '../helpers.js'

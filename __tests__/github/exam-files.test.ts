@@ -10,7 +10,7 @@ import { InputError } from '../../src/errors.js'
 import type { GateContext, PullRequestRef } from '../../src/github/context.js'
 import { examAtBase, MAX_EXAM_FILE_BYTES } from '../../src/github/exam-files.js'
 import { createClient } from '../../src/github/octokit.js'
-import { readQrels } from '../../src/readers/qrels.js'
+import { readQrels } from '../../src/readers/read.js'
 import { FakeGitHub } from './fake-github.js'
 
 /**

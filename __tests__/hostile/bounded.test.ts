@@ -18,7 +18,7 @@ import {
 } from '../../src/readers/field-caps.js'
 import { forEachLine } from '../../src/readers/lines.js'
 import { isDecimalText, MAX_NUMBER_CHARS, parseDecimal, parseMetricCell } from '../../src/readers/numbers.js'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { readWholeText } from '../../src/readers/whole-file.js'
 import { parseScoreBytes } from '../../src/readers/score.js'
 import { maxOf, minOf, pushAll } from '../../src/util/extent.js'

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { main } from '../../src/commands/cli-main.js'
 import { InputError } from '../../src/errors.js'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { readRules } from '../../src/load.js'
 import { computeRunRows, readQrels } from '../../src/metrics/index.js'
 

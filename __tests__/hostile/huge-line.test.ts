@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { forEachCsvRecord } from '../../src/readers/csv.js'
 import { forEachLine, MAX_LINE_BYTES } from '../../src/readers/lines.js'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { refusal, tempDir } from '../helpers.js'
 
 describe('line-length cap, small cap injected', () => {

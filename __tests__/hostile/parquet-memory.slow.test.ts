@@ -47,7 +47,7 @@ describe('hostile Parquet in a process of its own: bounded peak memory', () => {
     const paths = CASES.map((_, i) => files[`case-${i}.parquet`])
     const script = `
 ${PEAK_KIB_IMPORT}
-import { readRows } from ${JSON.stringify(path.join(ROOT, 'src/readers/rows.ts'))}
+import { readRows } from ${JSON.stringify(path.join(ROOT, 'src/readers/read.ts'))}
 const paths = ${JSON.stringify(paths)}
 const honest = ${JSON.stringify(files['honest.parquet'])}
 ${PEAK_KIB_SOURCE}

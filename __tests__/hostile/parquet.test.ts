@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { parquetWriteBuffer } from 'hyparquet-writer'
-import { readRows } from '../../src/readers/rows.js'
+import { readRows } from '../../src/readers/read.js'
 import { rowsOf } from '../../src/model/rows.js'
 import { writeFiles } from '../helpers.js'
 import { RULES, runCase, type HostileCase } from './harness.js'

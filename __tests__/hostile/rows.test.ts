@@ -1,5 +1,5 @@
 /**
- * Hostile per-query rows (src/readers/rows.ts, csv.ts, lines.ts), through the in-process CLI. Refusals name
+ * Hostile per-query rows (src/readers/read.ts, csv.ts, lines.ts), through the in-process CLI. Refusals name
  * the file and line (or query id); accepted oddities (BOM, CRLF, quoted CSV, look-alike ids) are read
  * exactly, which the JSON report's paired count proves.
  */

@@ -31,7 +31,7 @@ export interface RegressedQuery {
 /** Everything the gate found, ready for any report format: a pure function of rules and inputs. */
 export interface GateResult {
   rules: Rules
-  /** The files compared and, when they were read from files, the format each was read as (src/readers/detect.ts). */
+  /** The files compared and, when they were read from files, the format each was read as (src/readers/read.ts). */
   inputs: {
     baseline: string
     candidate: string

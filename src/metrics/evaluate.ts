@@ -4,9 +4,8 @@ import type { RunBlock } from '../readers/run-blocks.js'
 import { computeQuery } from './compute.js'
 import { parseMeasures, type ParsedMeasure } from '../config/measures.js'
 import { countRelevant, type JudgedQuery, type Qrels } from '../model/qrels.js'
-import { readQrels } from '../readers/qrels.js'
+import { readQrels, readRun } from '../readers/read.js'
 import { rankGrades } from './rank.js'
-import { readRun } from '../readers/run.js'
 import { quote, quoteList } from '../util/show.js'
 
 /**

@@ -6,7 +6,7 @@
 
 /**
  * The columns of every row of the aggregates format (docs/scale.md, "The aggregates format"), in the order
- * `retrieval-gate sql` writes them (src/stats/warehouse-sql.ts) and the gate reads them (src/readers/aggregate-tables.ts).
+ * `retrieval-gate sql` writes them (src/stats/warehouse-sql.ts) and the gate reads them (src/readers/aggregate-rows.ts).
  */
 export const AGGREGATE_COLUMNS = [
   'section',

@@ -1,5 +1,5 @@
 /**
- * Which format a file was read as and why: the result of the one detection step (src/readers/detect.ts), kept
+ * Which format a file was read as and why: the result of the one detection step (src/readers/read.ts), kept
  * with what was read so the report can name it (JSON report `inputs.formats`). A misdetected file is the kind of
  * mistake a reader of the report can only see if the report says how the file was read.
  */

@@ -35,7 +35,7 @@ export interface SideRows {
   attributeFields: Set<string>
   /** Facts about how the rows were made that the report must show (e.g. queries scored 0 because absent from a run). */
   notes: string[]
-  /** The format the file was read as and why (src/readers/detect.ts); absent for rows not read from a file. */
+  /** The format the file was read as and why (src/readers/read.ts); absent for rows not read from a file. */
   format?: FormatChoice
   /** For rows computed from a run and judgments (src/metrics/evaluate.ts): the run's queries and what became of them. */
   run?: RunQueries

@@ -1,13 +1,21 @@
 import { METRIC_STATS, subsetFamilies, type SubsetFamily } from '../config/aggregates-plan.js'
 import type { Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
-import type { AggregateCount } from '../model/aggregates.js'
+import { AGGREGATE_COLUMNS, type AggregateCount } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
+import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
+import { parseDecimal } from './numbers.js'
+import { csvTableHeader, forEachCsvRecord } from './csv.js'
+import { forEachJsonRecord, memberValue } from './json/lines.js'
+import { forEachParquetRow, plain, withParquet } from './parquet.js'
 
 /**
- * The rows of aggregates gathered into their shards' cells as they arrive, each row checked against the rules
- * (its family, value, stratum, metric, statistic and slot) and refused with its file and line, or when a key
- * comes twice in a shard. What a whole shard must hold is checked once all files are read (src/readers/aggregates.ts).
+ * The rows of aggregates one at a time: read in the three layouts of the aggregates `retrieval-gate sql` computes
+ * (Parquet, CSV with a header, JSON Lines: the format registry's `aggregates` entries, src/readers/formats.ts), each
+ * row's cells by column name with where the row is (what a cell may hold is src/readers/aggregates.ts's business),
+ * then gathered into their shards' cells as they arrive, each row checked against the rules (its family, value,
+ * stratum, metric, statistic and slot) and refused with its file and line, or when a key comes twice in a shard.
+ * What a whole shard must hold is checked once all files are read (src/readers/aggregates.ts).
  */
 
 /** The metric statistics that are counts of queries (checked to be whole and non-negative); the others are sums. */
@@ -90,6 +98,59 @@ export function rowPlan(rules: Rules): RowPlan {
         .map((c) => [c.index, metricIndex.get(c.metric) as number])
     )
   }
+}
+
+/** A row from its fields (numbers or text), every field checked. */
+export function toRow(get: (column: string) => unknown, where: Where): Row {
+  const text = (c: string, empty = true): string => {
+    const v = get(c)
+    const s =
+      v === null || v === undefined
+        ? ''
+        : typeof v === 'string'
+          ? v
+          : typeof v === 'number' || typeof v === 'bigint'
+            ? String(v)
+            : undefined
+    if (s === undefined) throw new InputError({ ...where, key: c }, `is not text`, HINT)
+    if (s.length > MAX_ATTRIBUTE_CHARS)
+      throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT)
+    if (!empty && s === '') throw new InputError({ ...where, key: c }, 'is empty', HINT)
+    return s
+  }
+  const number = (c: string, integer: boolean): number => {
+    const v = get(c)
+    const x = typeof v === 'number' ? v : typeof v === 'string' ? (parseDecimal(v.trim()) ?? Number.NaN) : Number.NaN
+    if (!Number.isFinite(x) || (integer && !Number.isSafeInteger(x)))
+      throw new InputError(
+        { ...where, key: c },
+        `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`,
+        HINT
+      )
+    return x
+  }
+  const section = text('section', false)
+  if (!SECTIONS.has(section))
+    throw new InputError(
+      { ...where, key: 'section' },
+      `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`,
+      HINT
+    )
+  const row: Row = {
+    section,
+    shard: text('shard', false),
+    family: number('family', true),
+    value: text('value'),
+    stratum: text('stratum'),
+    metric: text('metric'),
+    stat: text('stat', false),
+    slot: number('slot', true),
+    x: number('x', false),
+    y: number('y', false),
+    where
+  }
+  if (row.slot < 0) throw new InputError({ ...where, key: 'slot' }, `${row.slot} is negative`, HINT)
+  return row
 }
 
 /** Gathers rows into shards: `onRow` for each row as read, `shards` once all are. */
@@ -283,4 +344,68 @@ function onHistogram(plan: RowPlan, at: { cell: Cell; r: Row }): void {
   const v = r.x + 0
   if (h.has(v)) twice(r, `the histogram value ${v} of ${quote(r.metric)}`)
   h.set(v, count(r, r.y, 'a histogram count'))
+}
+
+/** The sections a row of aggregates is in (its first cell; a CSV file whose first line starts so has no header). */
+const SECTIONS: ReadonlySet<string> = new Set(['meta', 'coverage', 'sums', 'poisson', 'signs', 'histogram'])
+
+/** One row's cells (a column's value, as the layout holds it) and where the row is. */
+export type AggregateCells = (get: (column: string) => unknown, where: Where) => void
+
+/** What an aggregates reader needs: the file read, the name refusals give it, and what a good file is. */
+export interface AggregateTarget {
+  path: string
+  name: string
+  hint: string
+  onCells: AggregateCells
+}
+
+/** A Parquet table of the aggregates, by its column names. */
+export async function readParquetAggregates(to: AggregateTarget): Promise<void> {
+  await withParquet(to.path, async (pq) => {
+    const missing = AGGREGATE_COLUMNS.filter((c) => !pq.columns.some((x) => x.name === c))
+    if (missing.length > 0)
+      throw new InputError({ file: to.name }, `has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint)
+    await forEachParquetRow(to.path, pq, [...AGGREGATE_COLUMNS], (record, row) =>
+      to.onCells((c) => plain(record[c]), { file: to.name, line: row })
+    )
+  })
+}
+
+/** A CSV file of the aggregates with a header naming the columns (any order, blank lines skipped). */
+export async function readCsvAggregates(to: AggregateTarget): Promise<void> {
+  let header: string[] | undefined
+  // where each column is, found once from the header
+  const at = new Map<string, number>()
+  await forEachCsvRecord(to.path, (fields, line) => {
+    const where: Where = { file: to.name, line }
+    if (header === undefined) {
+      header = fields.map((f) => f.trim())
+      const missing = AGGREGATE_COLUMNS.filter((c) => !(header as string[]).includes(c))
+      if (missing.length > 0 && SECTIONS.has(header[0]))
+        throw new InputError(
+          where,
+          'has no header: its first line is a row of aggregates',
+          "write the header line (Spark: .write.option('header', True).csv(DIR), whose default writes none; or write Parquet)"
+        )
+      if (missing.length > 0)
+        throw new InputError(where, `the header has no column ${missing.map((c) => quote(c)).join(', ')}`, to.hint)
+      // a name given twice (which column is meant?) or empty is refused, as in every CSV the gate reads
+      csvTableHeader(fields, { file: to.name, line })
+      for (const c of AGGREGATE_COLUMNS) at.set(c, header.indexOf(c))
+      return
+    }
+    if (fields.length === 1 && fields[0] === '') return
+    if (fields.length !== header.length)
+      throw new InputError(where, `${fields.length} fields, but the header has ${header.length}`, to.hint)
+    to.onCells((c) => fields[at.get(c) ?? -1], where)
+  })
+}
+
+/** A JSON Lines file of the aggregates, one object per row (blank lines skipped), read as every JSON Lines file is. */
+export async function readJsonlAggregates(to: AggregateTarget): Promise<void> {
+  await forEachJsonRecord(to.path, (m, line) => to.onCells((c) => memberValue(m, c), { file: to.name, line }), {
+    hint: to.hint,
+    name: to.name
+  })
 }

@@ -3,12 +3,18 @@ import type { MetricRule, Rules } from '../config/types.js'
 import { InputError, type Where } from '../errors.js'
 import type { AggregateCount, Aggregates, MetricSums, StratumSums, SubsetSums } from '../model/aggregates.js'
 import { quote } from '../util/show.js'
-import { createCollector, HINT, rowPlan, type Cell, type Row, type RowPlan, type Shard } from './aggregate-rows.js'
-import { AGGREGATE_SECTIONS } from './aggregate-tables.js'
-import { detectFormat } from './detect.js'
+import {
+  createCollector,
+  HINT,
+  rowPlan,
+  toRow,
+  type Cell,
+  type Row,
+  type RowPlan,
+  type Shard
+} from './aggregate-rows.js'
+import { detectFormat } from './read.js'
 import type { FetchedFile } from './fetched.js'
-import { MAX_ATTRIBUTE_CHARS } from './field-caps.js'
-import { parseDecimal } from './numbers.js'
 import { partFiles } from './part-files.js'
 
 /**
@@ -27,8 +33,6 @@ import { partFiles } from './part-files.js'
 
 /** Most values one family's attribute may have (the rows path's cap on slice values, src/align/slice-values.ts). */
 const MAX_FAMILY_VALUES = 20_000
-
-const SECTIONS = new Set(AGGREGATE_SECTIONS)
 
 /** Strings in code-unit order (JavaScript's default sort), so the order never depends on a locale. */
 const byCode = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -81,59 +85,6 @@ async function readRows(file: FetchedFile, onRow: (r: Row) => void): Promise<voi
     hint: HINT,
     onCells: (get, where) => onRow(toRow(get, where))
   })
-}
-
-/** A row from its fields (numbers or text), every field checked. */
-function toRow(get: (column: string) => unknown, where: Where): Row {
-  const text = (c: string, empty = true): string => {
-    const v = get(c)
-    const s =
-      v === null || v === undefined
-        ? ''
-        : typeof v === 'string'
-          ? v
-          : typeof v === 'number' || typeof v === 'bigint'
-            ? String(v)
-            : undefined
-    if (s === undefined) throw new InputError({ ...where, key: c }, `is not text`, HINT)
-    if (s.length > MAX_ATTRIBUTE_CHARS)
-      throw new InputError({ ...where, key: c }, `is ${s.length} characters long; at most ${MAX_ATTRIBUTE_CHARS}`, HINT)
-    if (!empty && s === '') throw new InputError({ ...where, key: c }, 'is empty', HINT)
-    return s
-  }
-  const number = (c: string, integer: boolean): number => {
-    const v = get(c)
-    const x = typeof v === 'number' ? v : typeof v === 'string' ? (parseDecimal(v.trim()) ?? Number.NaN) : Number.NaN
-    if (!Number.isFinite(x) || (integer && !Number.isSafeInteger(x)))
-      throw new InputError(
-        { ...where, key: c },
-        `${JSON.stringify(typeof v === 'string' ? v.slice(0, 40) : v)} is not ${integer ? 'a whole number' : 'a finite number'}`,
-        HINT
-      )
-    return x
-  }
-  const section = text('section', false)
-  if (!SECTIONS.has(section))
-    throw new InputError(
-      { ...where, key: 'section' },
-      `${quote(section)} is not a section of the aggregates (${[...SECTIONS].join(', ')})`,
-      HINT
-    )
-  const row: Row = {
-    section,
-    shard: text('shard', false),
-    family: number('family', true),
-    value: text('value'),
-    stratum: text('stratum'),
-    metric: text('metric'),
-    stat: text('stat', false),
-    slot: number('slot', true),
-    x: number('x', false),
-    y: number('y', false),
-    where
-  }
-  if (row.slot < 0) throw new InputError({ ...where, key: 'slot' }, `${row.slot} is negative`, HINT)
-  return row
 }
 
 /**

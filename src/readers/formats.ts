@@ -3,11 +3,11 @@ import {
   readJsonlAggregates,
   readParquetAggregates,
   type AggregateTarget
-} from './aggregate-tables.js'
+} from './aggregate-rows.js'
 import { InputError } from '../errors.js'
 import type { Qrels } from '../model/qrels.js'
 import type { SideRows } from '../model/rows.js'
-import { isBeirHeader, readBeirQrels } from './importers/beir.js'
+import { isBeirHeader } from './importers/beir.js'
 import { deepevalToRows, looksLikeDeepeval } from './importers/deepeval.js'
 import {
   isMeasureLine,
@@ -24,15 +24,14 @@ import { readRanxQrels, readRanxRun } from './importers/ranx.js'
 import { LZ4_MAGIC, refuseRanxLz4 } from './importers/ranx-lz4.js'
 import { columnsOrient, jsonRecordsToRows, readCsvRecords, readJsonlRecords } from './importers/records-rows.js'
 import {
-  refuseUnrecognisedJson,
+  unrecognisedJson,
   ROWS_JSON_SHAPES,
   RUN_JSON_SHAPES,
   wholeJsonDocument
 } from './importers/unrecognised-json.js'
 import { isObject, readJsonDocument } from './json/document.js'
 import { readJsonlRun } from './jsonl-run.js'
-import { readParquetRun } from './parquet.js'
-import { parquetColumnNames, readParquetRows } from './parquet-long.js'
+import { parquetColumnNames, readParquetRows, readParquetRun } from './parquet.js'
 import { readPlainRows } from './plain-rows.js'
 import { PARQUET_MAGIC, sniffBraceRun, type Probe } from './probe.js'
 import { lookalikes, shapeRefusal, type Shape } from './shapes.js'
@@ -40,11 +39,11 @@ import { forEachCsvMap, forEachJsonlMap, type RecordHandler } from './record-map
 import type { RowsFormat, RowsOptions } from './rows-input.js'
 import type { BlockCollector } from './run-blocks.js'
 import { readTrecRun } from './trec-run.js'
-import { readTrecQrels } from './trec-qrels.js'
+import { readTextQrels } from './trec-qrels.js'
 
 /**
  * THE format registry: every format the gate and `metrics` read, and every look-alike they refuse by name, one
- * entry each. Detection (src/readers/detect.ts) asks the entries of the kind being read, **in this order**, and the
+ * entry each. Detection (src/readers/read.ts) asks the entries of the kind being read, **in this order**, and the
  * first whose `sniff` recognises the file wins (or, with `--input-format`, the first that answers to the name); the
  * entry's `read` then reads it. Adding a format is one entry here and its reader's file.
  *
@@ -69,8 +68,8 @@ type Maybe<T> = T | Promise<T>
 interface EntryBase {
   /** Unique within its kind; what the report names (`inputs.formats`). */
   name: string
-  /** A shape recognised only to be refused with what to export instead (its `read` throws). */
-  refuses?: true
+  /** A shape recognised only to be refused: the refusal, saying what to export instead (its `read` throws it). */
+  refuse?: (p: Probe) => Maybe<InputError>
   /** The `--input-format` names that pick this entry (per-query rows), each when its condition holds. */
   named?: ReadonlyArray<{ option: RowsFormat; when?: (p: Probe) => Maybe<boolean> }>
   /** Whether the file is this format when it is not named: the evidence, or undefined. */
@@ -100,12 +99,15 @@ export type AggregatesEntry = Entry<'aggregates', AggregateTarget, void>
 
 export type FormatEntry = RowsEntry | RunEntry | QrelsEntry | RecordsEntry | AggregatesEntry
 
-/** An entry as its kind's list declares it: the list gives the kind. */
-type Listed<E extends FormatEntry> = Omit<E, 'kind'>
+/** An entry as its kind's list declares it: the list gives the kind (and a refusal entry's `read`). */
+type Listed<E extends FormatEntry> = Omit<E, 'kind' | 'read'> & Partial<Pick<E, 'read'>>
 
-/** The entries of one kind's list, each given that kind. */
+/** The entries of one kind's list, each given that kind; a refusal entry reads by throwing its refusal. */
 function ofKind<E extends FormatEntry>(kind: E['kind'], entries: ReadonlyArray<Listed<E>>): E[] {
-  return entries.map((e) => ({ kind, ...e }) as E)
+  const refusing = (e: Listed<E>) => async (p: Probe) => {
+    throw (await e.refuse?.(p)) ?? new Error(`format registry: the ${kind} entry ${e.name} neither reads nor refuses`)
+  }
+  return entries.map((e) => ({ kind, read: refusing(e), ...e }) as unknown as E)
 }
 
 const content = (why: string): Sniffed => ({ by: 'content', why })
@@ -162,11 +164,8 @@ const notPerQuery = (shape: NotPerQueryShape) => (p: Probe) =>
 function lz4Entry(given: 'rows' | 'run' | 'qrels') {
   return {
     name: 'lz4',
-    refuses: true as const,
     sniff: (p: Probe) => (p.startsWith(LZ4_MAGIC) ? content('the LZ4 frame magic') : undefined),
-    read: (p: Probe): never => {
-      throw refuseRanxLz4(p.file, given)
-    }
+    refuse: (p: Probe) => refuseRanxLz4(p.file, given)
   }
 }
 
@@ -177,11 +176,8 @@ function lz4Entry(given: 'rows' | 'run' | 'qrels') {
 function lookalikeEntry(shape: Shape, given: 'rows' | 'run' | 'qrels') {
   return {
     name: `looks-like-${shape.name}`,
-    refuses: true as const,
     sniff: (p: Probe) => (shape.test(p) ? content(`its first line: ${shape.what}`) : undefined),
-    read: (p: Probe): never => {
-      throw shapeRefusal(shape, given, { file: p.file, line: p.firstLine.line })
-    }
+    refuse: (p: Probe) => shapeRefusal(shape, given, { file: p.file, line: p.firstLine.line })
   }
 }
 
@@ -213,11 +209,8 @@ const ROWS = ofKind<RowsEntry>('rows', [
   lz4Entry('rows'),
   ...(['ranx-report', 'beir-results', 'metric-major'] as const).map((shape): Listed<RowsEntry> => ({
     name: shape,
-    refuses: true,
     sniff: notPerQuery(shape),
-    read: (p) => {
-      throw notPerQueryRefusal(p.file, p.head, shape)
-    }
+    refuse: (p) => notPerQueryRefusal(p.file, p.head, shape)
   })),
   {
     name: 'deepeval',
@@ -250,7 +243,6 @@ const ROWS = ofKind<RowsEntry>('rows', [
   },
   {
     name: 'columns-orient',
-    refuses: true,
     sniff: async (p) => {
       if (brace(p) && p.firstRecord !== undefined)
         return !plainRecord(p) && nestedRecord(p) && looksLikeRagas(p.firstRecordKeys)
@@ -264,9 +256,7 @@ const ROWS = ofKind<RowsEntry>('rows', [
         ? content('a JSON object keyed by ragas columns')
         : undefined
     },
-    read: (p) => {
-      throw columnsOrient(p.file)
-    }
+    refuse: (p) => columnsOrient(p.file)
   },
   {
     name: 'pytrec_eval',
@@ -309,7 +299,6 @@ const ROWS = ofKind<RowsEntry>('rows', [
   },
   {
     name: 'json-document',
-    refuses: true,
     sniff: async (p) => {
       if (p.firstChar === '[') {
         const array = await arrayDocument(p)
@@ -326,12 +315,12 @@ const ROWS = ofKind<RowsEntry>('rows', [
       if (p.firstKey === 'testRunData') return undefined
       return (await wholeJsonDocument(p)) !== undefined ? content('one JSON document over several lines') : undefined
     },
-    read: async (p) => {
+    refuse: async (p) => {
       const value =
         p.firstChar === '[' || loneBrace(p)
           ? await jsonDocument(p, 'JSON document')
           : (await wholeJsonDocument(p))?.value
-      return refuseUnrecognisedJson(p.file, value, ROWS_JSON_SHAPES)
+      return unrecognisedJson(p.file, value, ROWS_JSON_SHAPES)
     }
   },
   {
@@ -404,12 +393,11 @@ const RUNS = ofKind<RunEntry>('run', [
   ...lookalikes('run').map((s) => lookalikeEntry(s, 'run')),
   {
     name: 'json-document',
-    refuses: true,
     sniff: async (p) =>
       p.firstJsonChar === '{' && sniffBraceRun(p.head) === 'jsonl' && (await wholeJsonDocument(p)) !== undefined
         ? content('one JSON document over several lines')
         : undefined,
-    read: async (p) => refuseUnrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
+    refuse: async (p) => unrecognisedJson(p.file, (await wholeJsonDocument(p))?.value, RUN_JSON_SHAPES)
   },
   {
     name: 'jsonl',
@@ -437,15 +425,13 @@ const QRELS = ofKind<QrelsEntry>('qrels', [
   lz4Entry('qrels'),
   {
     name: 'parquet',
-    refuses: true,
     sniff: parquetMagic,
-    read: (p) => {
-      throw new InputError(
+    refuse: (p) =>
+      new InputError(
         { file: p.file },
         'is a Parquet table (ranx Qrels.save("qrels.parquet")?); judgments are read from TREC qrels, ranx / pytrec_eval JSON or BEIR TSV',
         'save them with qrels.save("qrels.json") or qrels.save("qrels.trec")'
       )
-    }
   },
   // A run or per-query rows given as the judgments (files swapped).
   ...lookalikes('qrels').map((s) => lookalikeEntry(s, 'qrels')),
@@ -457,12 +443,12 @@ const QRELS = ofKind<QrelsEntry>('qrels', [
   {
     name: 'beir',
     sniff: (p) => (isBeirHeader(p.firstLine.text) ? content('a three-column tab-separated header') : undefined),
-    read: (p) => readBeirQrels(p.file)
+    read: (p) => readTextQrels(p.file, 'beir')
   },
   {
     name: 'trec',
     sniff: () => ({ by: 'fallback', why: 'not LZ4, JSON or BEIR' }),
-    read: (p) => readTrecQrels(p.file)
+    read: (p) => readTextQrels(p.file, 'trec')
   }
 ])
 

@@ -3,11 +3,14 @@ import { parquetRead, type AsyncBuffer, type ColumnData, type FileMetaData } fro
 import { InputError, type Where } from '../errors.js'
 import type { SideRows } from '../model/rows.js'
 import { RowsSink } from './importers/rows-sink.js'
+import { longColumns, notLongForm, Pivot, type LongColumns } from './importers/long-form.js'
+import { runTableMistake } from '../util/input-hints.js'
 import { openError, openReadable } from './whole-file.js'
 import { rememberField } from './field-caps.js'
 import { quote } from '../util/show.js'
 import { toByteString } from '../util/order.js'
 import type { BlockCollector } from './run-blocks.js'
+import type { RowsOptions } from './rows-input.js'
 import {
   corruptParquet,
   footerInt,
@@ -273,24 +276,13 @@ function requireColumn(file: string, pq: OpenParquet, name: string, hint: string
   )
 }
 
-/** Options of {@link readParquetRows}, the subset of the rows reader's. */
-export interface ParquetRowsOptions {
-  metricFields: ReadonlySet<string>
-  idField?: string
-  keepAttributes?: ReadonlySet<string>
-}
-
 /**
  * Reads an open Parquet table of per-query rows in wide form into {@link SideRows} (the long form and the choice
- * between them: src/readers/parquet-long.ts). The query id column is `query_id` (or `idField`): strings, or
+ * between them: {@link readParquetRows}). The query id column is `query_id` (or `idField`): strings, or
  * integers (written in decimal, as a CSV export of the same table would). Errors name the file and the row
  * (1-based, in file order) or the query id.
  */
-export async function readWideParquetRows(
-  file: string,
-  pq: OpenParquet,
-  options: ParquetRowsOptions
-): Promise<SideRows> {
+async function readWideParquetRows(file: string, pq: OpenParquet, options: RowsOptions): Promise<SideRows> {
   const idField = options.idField ?? 'query_id'
   requireColumn(
     file,
@@ -367,4 +359,71 @@ export async function readParquetRun(file: string, collector: BlockCollector): P
       collector.add(toByteString(doc), score, n)
     })
   })
+}
+
+/** The names of a Parquet file's columns, from its checked footer (what tells long form from wide). */
+export async function parquetColumnNames(file: string): Promise<string[]> {
+  return withParquet(file, (pq) => Promise.resolve(pq.columns.map((c) => c.name)))
+}
+
+/**
+ * Reads a Parquet file of per-query rows, wide (one row per query) or long (detected from the column names as for
+ * CSV, or named with `long`: `--input-format long`).
+ */
+export async function readParquetRows(file: string, options: RowsOptions & { long?: boolean }): Promise<SideRows> {
+  return withParquet(file, async (pq) => {
+    const names = pq.columns.map((c) => c.name)
+    const long = longColumns(names, options.long === true ? new Set() : options.metricFields, options.idField)
+    if (long !== undefined) return readParquetLongRows(file, pq, long, options)
+    if (options.long === true) throw notLongForm({ file }, names, options.idField, 'table')
+    const run =
+      options.idField === undefined ? runTableMistake(names, options.metricFields, 'a Parquet table') : undefined
+    if (run !== undefined) throw new InputError({ file }, run.problem, run.hint)
+    return readWideParquetRows(file, pq, options)
+  })
+}
+
+/**
+ * Per-query rows in long (tidy) form stored as Parquet: `qid, measure, value` (+ attribute columns), one row per
+ * query and measure, as `df.melt(...)`, an ir_measures `iter_calc` frame or PyTerrier's per-query frame give them
+ * with `to_parquet`. Pivoted by the same {@link Pivot} as the CSV / TSV / JSON Lines long form, so the rows (and
+ * every report) are the same as for the wide table; the Parquet reader's caps apply (row groups one at a time,
+ * only the columns the rules use). Row numbers (from 1) stand where a text file has line numbers.
+ *
+ * Reads the long-form table `pq` (columns found by {@link longColumns}) into rows.
+ */
+async function readParquetLongRows(
+  file: string,
+  pq: OpenParquet,
+  columns: LongColumns,
+  options: RowsOptions
+): Promise<SideRows> {
+  const pivot = new Pivot(file, options.metricFields, options.keepAttributes, 'row')
+  const attributes = pq.columns
+    .filter((c) => !c.nested && c.name !== columns.id && c.name !== columns.measure && c.name !== columns.value)
+    .map((c) => c.name)
+  const kept = attributes.filter((name) => options.keepAttributes === undefined || options.keepAttributes.has(name))
+  for (const c of pq.columns)
+    if (attributes.includes(c.name) && !kept.includes(c.name))
+      rememberField(c.numeric ? pivot.sink.numericFields : pivot.sink.attributeFields, c.name)
+  await forEachParquetRow(file, pq, [columns.id, columns.measure, columns.value, ...kept], (record, n) => {
+    const qid = parquetId(record[columns.id])
+    if (qid === undefined)
+      throw new InputError(
+        { file, line: n },
+        `${quote(columns.id)} is not a query id (found ${quote(plain(record[columns.id]) ?? null)})`,
+        'every row needs a query id (text, or a whole number)'
+      )
+    const measure = plain(record[columns.measure])
+    if (typeof measure !== 'string')
+      throw new InputError(
+        { file, line: n, queryId: qid },
+        `${quote(columns.measure)} is ${quote(measure ?? null)}, not a string`,
+        'name the measure as text'
+      )
+    const e = pivot.entry(qid, n)
+    pivot.measure(e, measure, n, () => pivot.sink.value(e.row, measure, plain(record[columns.value]), { line: n }))
+    for (const key of kept) pivot.attributeValue(e, key, plain(record[key]), n)
+  })
+  return pivot.finish()
 }

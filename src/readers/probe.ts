@@ -3,7 +3,7 @@ import { withFileSync } from './whole-file.js'
 import { isObject, parseJsonWithNonFinite, tryJson } from './json/document.js'
 
 /**
- * What format detection looks at (src/readers/detect.ts): a file's name, its first {@link HEAD_BYTES} bytes and
+ * What format detection looks at (src/readers/read.ts): a file's name, its first {@link HEAD_BYTES} bytes and
  * the features the registry's sniffs ask about (first character, first line, first JSON record, first key, a
  * header's columns), each computed once and only when asked; the head is read on first use, so a format decided
  * by `--input-format` or by the name alone never opens the file here. A sniff that needs more than the head (a

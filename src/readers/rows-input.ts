@@ -38,7 +38,7 @@ export interface RowsInput {
 export interface RowsOptions extends LineOptions {
   /** Fields to read as metric values (numbers); every other scalar field is an attribute. */
   metricFields: ReadonlySet<string>
-  /** `--input-format`: the format named instead of detected (src/readers/detect.ts). */
+  /** `--input-format`: the format named instead of detected (src/readers/read.ts). */
   format?: RowsFormat
   /** The field holding the query id in exports that have no `query_id` (ragas, deepeval; see importers). */
   idField?: string

@@ -2,12 +2,12 @@ import { InputError, type Where } from '../errors.js'
 import { documentField, RUN_WITHOUT_JUDGMENTS } from '../util/input-hints.js'
 import { isBeirHeader } from './importers/beir.js'
 import { parseDecimal } from './numbers.js'
-import type { Probe } from './probe.js'
+import { Probe, type ProbeInput } from './probe.js'
 
 /**
  * What a file is, whichever input it was given as: a run, judgments or per-query rows, told from its first line by
  * the same features format detection reads (probe.ts). The format registry (formats.ts) turns each shape that is
- * not the kind being read into a refusal entry, and `recogniseShape` (detect.ts) asks the same shapes about a file
+ * not the kind being read into a refusal entry, and {@link recogniseShape} asks the same shapes about a file
  * given as the rules, so a swapped file is named for what it is and where it goes ("this looks like judgments
  * (TREC qrels), not a run: pass it as --qrels / judgments.qrels") instead of failing on its first line.
  */
@@ -110,4 +110,18 @@ export function shapeRefusal(shape: Shape, given: InputKind, where: Where): Inpu
 /** The shapes of every kind but `given` (less `except`), in {@link SHAPES}' order. */
 export function lookalikes(given: InputKind, except: ReadonlyArray<Shape['name']> = []): Shape[] {
   return SHAPES.filter((s) => s.kind !== given && !except.includes(s.name))
+}
+
+/**
+ * What a file given as `given` is instead, when its first line has the shape of another input (a run, judgments,
+ * per-query rows; less `except`), or undefined. For the inputs not read through the registry (the rules) and for a
+ * reader's refusal that detection did not see coming (a format named with --input-format).
+ */
+export function recogniseShape(
+  input: ProbeInput,
+  given: InputKind,
+  except: ReadonlyArray<Shape['name']> = []
+): Shape | undefined {
+  const probe = new Probe(input)
+  return lookalikes(given, except).find((s) => s.test(probe))
 }

@@ -2,7 +2,7 @@ import { InputError } from '../../errors.js'
 import { compareCodePoints } from '../../util/order.js'
 import { quote } from '../../util/show.js'
 import { checkAttributeLength, checkQueryIdLength } from '../../readers/field-caps.js'
-import { forEachRecord } from '../../readers/records.js'
+import { forEachRecord } from '../../readers/read.js'
 
 /**
  * Judge anchors: items a human labelled, with the LLM judge's label for the same item. They are part of the

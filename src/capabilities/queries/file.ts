@@ -1,7 +1,7 @@
 import { InputError } from '../../errors.js'
 import { quote } from '../../util/show.js'
 import { checkAttributeLength, checkQueryIdLength } from '../../readers/field-caps.js'
-import { forEachRecord } from '../../readers/records.js'
+import { forEachRecord } from '../../readers/read.js'
 
 /**
  * The queries file (rules `queries.file`): what each query of the exam is, its text and its attributes (segment,

@@ -5,7 +5,7 @@ import type { ReferenceRules } from '../../config/reference-rules.js'
 import { evaluateBudget, withBudget, type BudgetLooks } from './budget.js'
 import type { SideRows } from '../../model/rows.js'
 import { readFetched } from '../../readers/fetched.js'
-import { readGatedRows } from '../../readers/gated-rows.js'
+import { readGatedRows } from '../../readers/read.js'
 import type { Manifest } from '../../readers/manifest.js'
 import {
   budgetNeeds,

@@ -1,7 +1,6 @@
 import { InputError } from '../../errors.js'
 import { forEachLine } from '../lines.js'
-import { parseDecimal } from '../numbers.js'
-import { nonFiniteRefusal } from '../non-finite.js'
+import { nonFiniteRefusal, parseDecimal } from '../numbers.js'
 import type { SideRows } from '../../model/rows.js'
 import { Pivot } from './long-form.js'
 import { quote } from '../../util/show.js'

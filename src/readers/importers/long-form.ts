@@ -4,6 +4,7 @@ import { forEachCsvRecord } from '../csv.js'
 import { forEachJsonRecord, memberValue, type JsonMembers } from '../json/lines.js'
 import { forEachLine } from '../lines.js'
 import { RowsSink } from './rows-sink.js'
+import type { RowsOptions } from '../rows-input.js'
 import { quote } from '../../util/show.js'
 
 /**
@@ -65,7 +66,7 @@ interface Entry {
 /**
  * Pivots long-form lines into wide rows (one per query, in order of first appearance), refusing a repeated
  * measure and an attribute that varies within a query. Shared by the text readers here, the measure listings of
- * ir_measures and trec_eval -q (./ir-measures.ts) and the Parquet reader (src/readers/parquet-long.ts), whose
+ * ir_measures and trec_eval -q (./ir-measures.ts) and the Parquet reader (src/readers/parquet.ts), whose
  * "lines" are row numbers (`unit` says which, for the messages).
  */
 export class Pivot {
@@ -170,11 +171,7 @@ export function notLongForm(
 }
 
 /** Reads a long-form per-query file (see the module comment), its columns found by name in the header / first record. */
-export async function readLongRows(
-  file: string,
-  layout: LongLayout,
-  options: { metricFields: ReadonlySet<string>; idField?: string; keepAttributes?: ReadonlySet<string> }
-): Promise<SideRows> {
+export async function readLongRows(file: string, layout: LongLayout, options: RowsOptions): Promise<SideRows> {
   const pivot = new Pivot(file, options.metricFields, options.keepAttributes)
   // long form names the measures in its data, so the metric columns are never those of the header
   const forced = new Set<string>()

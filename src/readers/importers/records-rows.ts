@@ -1,6 +1,8 @@
 import { InputError } from '../../errors.js'
 import { csvTableHeader, forEachCsvRecord } from '../csv.js'
-import { forEachJsonRecord, hasMember, memberValue, type JsonMembers } from '../json/lines.js'
+import { forEachJsonRecord, hasMember, memberValue, type JsonLinesOptions, type JsonMembers } from '../json/lines.js'
+import { checkQueryIdLength } from '../field-caps.js'
+import type { RowsOptions } from '../rows-input.js'
 import type { SideRows } from '../../model/rows.js'
 import { RowsSink } from './rows-sink.js'
 import { looksLikeRagas } from './ragas.js'
@@ -21,19 +23,17 @@ import { quote } from '../../util/show.js'
  * user_input` makes the question text the id). Without any of these the file is refused: pairing by row position
  * or by a hash would silently pair different questions when the two exports differ in order or content. This is
  * the reader `--id-field` selects for any CSV or JSON Lines rows file.
+ *
+ * The gate's own rows (src/readers/plain-rows.ts) are read by the same loops into a sink in its own mode
+ * ({@link RowsSink}): the id is `query_id`, a JSON string as written (never a number), the header names the fields,
+ * a repeated id's record is still checked, and the refusals keep their words.
  */
+
+/** The field that names a query in the gate's own rows. */
+export const ID_FIELD = 'query_id'
 
 /** Id columns tried in this order when the user names none. */
 const ID_COLUMNS = ['query_id', 'id']
-
-/** Options of the records importers. */
-export interface RecordsOptions {
-  metricFields: ReadonlySet<string>
-  /** The column holding the query id (default: query_id, else id). */
-  idField?: string
-  /** Attributes to keep (those the rules use); undefined keeps all (see RowsSink). */
-  keepAttributes?: ReadonlySet<string>
-}
 
 function chooseId(columns: readonly string[], file: string, idField: string | undefined, line?: number): string {
   if (idField !== undefined) {
@@ -76,24 +76,59 @@ function idText(value: unknown, file: string, column: string, where: { line?: nu
   )
 }
 
+/** The query id of a record of the gate's own rows (a CSV cell, or a JSON value): a non-empty string within the cap. */
+function ownId(value: unknown, file: string, line: number): string {
+  if (typeof value === 'string') {
+    if (value === '')
+      throw new InputError({ file, line }, `"${ID_FIELD}" is empty`, 'every row needs a non-empty query id')
+    checkQueryIdLength(value, { file, line })
+    return value
+  }
+  if (value === undefined)
+    throw new InputError({ file, line }, `has no "${ID_FIELD}" field`, `every row needs "${ID_FIELD}" (a string)`)
+  if (typeof value === 'number') {
+    throw new InputError(
+      { file, line },
+      `"${ID_FIELD}" is a number (${String(value)}), not a string`,
+      'write query ids as strings ("17", not 17): numbers lose digits beyond 2^53 and "01" would become 1'
+    )
+  }
+  throw new InputError({ file, line }, `"${ID_FIELD}" must be a string`, 'write query ids as JSON strings')
+}
+
+/** The id column of the gate's own CSV rows, whose header names every field: metric or attribute. */
+function ownHeader(sink: RowsSink, header: readonly string[], line: number): number {
+  const idColumn = header.indexOf(ID_FIELD)
+  if (idColumn < 0)
+    throw new InputError(
+      { file: sink.file, line },
+      `the header has no "${ID_FIELD}" column`,
+      `the first line must be a header naming "${ID_FIELD}" and the metric columns`
+    )
+  for (const name of header)
+    if (name !== ID_FIELD) (sink.metricFields.has(name) ? sink.numericFields : sink.attributeFields).add(name)
+  return idColumn
+}
+
 /** Reads a per-sample export in CSV (see the module comment). */
-export async function readCsvRecords(file: string, options: RecordsOptions): Promise<SideRows> {
+export async function readCsvRecords(file: string, options: RowsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
+  await readCsvInto(sink, options)
+  return sink.finish('write one row per question after the header')
+}
+
+/** The records of a CSV file into `sink` (an export's, or in its own mode the gate's own rows). */
+export async function readCsvInto(sink: RowsSink, options: RowsOptions): Promise<void> {
+  const { file, own } = sink
   let header: string[] | null = null
   let idColumn = -1
   let indexColumn = -1
-  await forEachCsvRecord(file, (fields, line) => {
+  const onRecord = (fields: string[], line: number): void => {
     if (header === null) {
-      header = csvTableHeader(fields, { file, line }, true)
+      header = csvTableHeader(fields, { file, line }, !own)
       if (header[0] === '') indexColumn = 0
-      idColumn = header.indexOf(
-        chooseId(
-          header.filter((_, c) => c !== indexColumn),
-          file,
-          options.idField,
-          line
-        )
-      )
+      const columns = header.filter((_, c) => c !== indexColumn)
+      idColumn = own ? ownHeader(sink, header, line) : header.indexOf(chooseId(columns, file, options.idField, line))
       if (indexColumn === 0) sink.notes.push(`${file}: the unnamed first column (pandas' row index) was ignored`)
       return
     }
@@ -104,34 +139,40 @@ export async function readCsvRecords(file: string, options: RecordsOptions): Pro
         'every row needs one value per header column (quote values that contain commas)'
       )
     }
-    const row = sink.start(fields[idColumn], line)
-    if (row === undefined) return
-    for (let c = 0; c < header.length; c++) {
-      if (c === idColumn || c === indexColumn) continue
-      sink.cell(row, header[c], fields[c])
-    }
-  })
-  if (header === null) throw new InputError({ file }, 'is empty', 'write a header line and one row per question')
-  return sink.finish('write one row per question after the header')
+    const id = own ? ownId(fields[idColumn], file, line) : fields[idColumn]
+    // a repeated id of the gate's own rows is refused with the others after the file; its values are still checked
+    const row = sink.start(id, line)
+    if (row === undefined && !own) return
+    for (let c = 0; c < header.length; c++)
+      if (c !== idColumn && c !== indexColumn) sink.cell(row, header[c], fields[c], { line, queryId: id })
+  }
+  await forEachCsvRecord(file, onRecord, own ? options : undefined)
+  if (header === null) {
+    const ownHint = `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`
+    throw new InputError({ file }, 'is empty', own ? ownHint : 'write a header line and one row per question')
+  }
 }
 
 /** Reads a per-sample export in JSON Lines. */
-export async function readJsonlRecords(file: string, options: RecordsOptions): Promise<SideRows> {
+export async function readJsonlRecords(file: string, options: RowsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
-  let idColumn: string | undefined
-  await forEachJsonRecord(
-    file,
-    (m, line) => {
-      idColumn ??= chooseId(m.keys.slice(0, m.size), file, options.idField, line)
-      addRecord(sink, m, idColumn, line)
-    },
-    { hint: 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))' }
-  )
+  const hint = 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))'
+  await readJsonlInto(sink, options, { hint })
   return sink.finish('write one JSON object per question')
 }
 
+/** The records of a JSON Lines file into `sink` (an export's, or in its own mode the gate's own rows). */
+export async function readJsonlInto(sink: RowsSink, options: RowsOptions, lines: JsonLinesOptions): Promise<void> {
+  let idColumn: string | undefined
+  const onRecord = (m: JsonMembers, line: number): void => {
+    idColumn ??= sink.own ? ID_FIELD : chooseId(m.keys.slice(0, m.size), sink.file, options.idField, line)
+    addRecord(sink, m, idColumn, line)
+  }
+  await forEachJsonRecord(sink.file, onRecord, lines)
+}
+
 /** Rows from a parsed JSON document of records (an array of objects); any other document is refused with the fix. */
-export function jsonRecordsToRows(doc: unknown, file: string, options: RecordsOptions): SideRows {
+export function jsonRecordsToRows(doc: unknown, file: string, options: RowsOptions): SideRows {
   if (isObject(doc)) {
     const keys = Object.keys(doc)
     if (looksLikeRagas(keys) && keys.every((k) => isObject(doc[k]))) throw columnsOrient(file)
@@ -164,16 +205,14 @@ function addRecord(sink: RowsSink, record: JsonMembers, idColumn: string, place:
   const line = typeof place === 'number' ? place : 0
   const label = typeof place === 'number' ? `line ${place}` : place
   const where = line > 0 ? { line } : { key: `${label}.${idColumn}` }
-  const row = sink.start(
-    idText(hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined, sink.file, idColumn, where),
-    line,
-    label
-  )
-  if (row === undefined) return
+  const value = hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined
+  const id = sink.own ? ownId(value, sink.file, line) : idText(value, sink.file, idColumn, where)
+  const row = sink.start(id, line, label)
+  if (row === undefined && !sink.own) return
   for (let k = 0; k < record.size; k++) {
     const key = record.keys[k]
-    if (key === idColumn) continue
-    sink.value(row, key, record.values[k], line > 0 ? {} : { key: `${label}.${key}` })
+    if (key !== idColumn)
+      sink.value(row, key, record.values[k], line > 0 ? { line, queryId: id } : { key: `${label}.${key}` })
   }
 }
 

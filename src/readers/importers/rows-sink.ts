@@ -1,21 +1,30 @@
 import { InputError, type Where } from '../../errors.js'
 import { SideRowsBuilder, type SideRows } from '../../model/rows.js'
 import { checkAttributeLength, checkQueryIdLength, rememberField } from '../field-caps.js'
-import { parseDecimal, parseMetricCell } from '../numbers.js'
+import { nonFiniteRefusal, parseDecimal, parseMetricCell } from '../numbers.js'
 import { quote } from '../../util/show.js'
-import { nonFiniteRefusal } from '../non-finite.js'
 
 /**
- * Collects the per-query rows an importer produces, with the same rules as the built-in JSON Lines / CSV
- * reader (src/readers/rows.ts): a field the rules name as a metric must be a finite number (null or an
- * empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and booleans
- * are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
- * "did you mean" see them). Unlike the built-in reader it counts the lists and objects it skips (ragas'
- * `retrieved_contexts`) in a note, and refuses duplicate ids all together, each with its lines.
+ * Collects the per-query rows every reader produces: a field the rules name as a metric must be a finite number
+ * (null or an empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and
+ * booleans are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
+ * "did you mean" see them). Duplicate ids are refused all together, each with its lines. The importers' sink
+ * counts the lists and objects it skips (ragas' `retrieved_contexts`) in a note; the gate's own JSON Lines / CSV
+ * reader (`own`, src/readers/plain-rows.ts) skips them silently, keeps its words for a refusal, and checks the
+ * values of a repeated id's record too (a `row` of undefined: checked, not kept).
  */
 
 /** How many offending ids an error lists before it says "and N more". */
 const LIST_LIMIT = 20
+
+/** How a metric value that is not a number is named (a list), and what its refusal says to do. */
+const IMPORTER_WORDS = { list: 'a list', string: 'metric values are numbers', other: 'metric values are numbers' }
+/** The same in the gate's own rows' words. */
+const OWN_WORDS = {
+  list: 'an array',
+  string: 'write metric values as JSON numbers without quotes',
+  other: 'write metric values as JSON numbers'
+}
 
 export class RowsSink {
   private readonly rows: SideRowsBuilder
@@ -27,19 +36,24 @@ export class RowsSink {
   readonly numericFields = new Set<string>()
   readonly attributeFields = new Set<string>()
   readonly notes: string[] = []
+  /** The first repeated id and its two lines (the gate's own rows tell a run by it). */
+  firstRepeat: string | undefined
 
   constructor(
     readonly file: string,
-    private readonly metricFields: ReadonlySet<string>,
+    readonly metricFields: ReadonlySet<string>,
     /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
-    private readonly keepAttributes?: ReadonlySet<string>
+    private readonly keepAttributes?: ReadonlySet<string>,
+    /** The gate's own rows reader (see the class comment). */
+    readonly own = false
   ) {
     this.rows = new SideRowsBuilder(file)
   }
 
-  /** Where row `row` is, for messages: its line, or undefined for a record of a JSON document. */
-  private lineOf(row: number): number | undefined {
-    return this.rows.lineOf(row) || undefined
+  /** Where row `row` is, for messages (its line, undefined for a record of a JSON document), and then `where`. */
+  private at(row: number | undefined, where: Where): Where {
+    if (row === undefined) return { file: this.file, ...where }
+    return { file: this.file, line: this.rows.lineOf(row) || undefined, queryId: this.rows.idOf(row), ...where }
   }
 
   /** The query id of row `row`. */
@@ -48,14 +62,18 @@ export class RowsSink {
   }
 
   /** Keeps an attribute value the rules use (capped), or only remembers the field's name for hints. */
-  private attribute(row: number, key: string, text: string, names: Set<string>): void {
+  private attribute(
+    row: number | undefined,
+    key: string,
+    text: string,
+    at: { names: Set<string>; where: Where }
+  ): void {
     if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
-      if (this.keepAttributes !== undefined)
-        checkAttributeLength(key, text, { file: this.file, line: this.lineOf(row), queryId: this.idOf(row) })
-      this.rows.setAttr(row, key, text)
-      names.add(key)
+      if (this.keepAttributes !== undefined) checkAttributeLength(key, text, this.at(row, at.where))
+      if (row !== undefined) this.rows.setAttr(row, key, text)
+      at.names.add(key)
     } else {
-      rememberField(names, key)
+      rememberField(at.names, key)
     }
   }
 
@@ -73,9 +91,10 @@ export class RowsSink {
     checkQueryIdLength(id, { file: this.file, line: line || undefined, key: line ? undefined : label })
     const seen = this.rows.rowOf(id)
     if (seen !== undefined) {
-      this.duplicateCount++
-      if (this.duplicates.length < LIST_LIMIT)
-        this.duplicates.push(`${quote(id)} (${this.labels.get(seen) ?? `line ${this.rows.lineOf(seen)}`} and ${label})`)
+      const first = this.rows.lineOf(seen)
+      if (this.duplicateCount++ === 0) this.firstRepeat = `query ${quote(id)} on lines ${first} and ${line}`
+      const lines = this.own ? `lines ${first} and ${line}` : `${this.labels.get(seen) ?? `line ${first}`} and ${label}`
+      if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${quote(id)} (${lines})`)
       return undefined
     }
     const row = this.rows.add(id, line)
@@ -84,18 +103,20 @@ export class RowsSink {
   }
 
   /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
-  value(row: number, key: string, value: unknown, where: Where = {}): void {
-    const at = { file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }
+  value(row: number | undefined, key: string, value: unknown, where: Where = {}): void {
+    const at = this.at(row, where)
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
-      if (value === null || value === undefined) this.rows.setValue(row, key, null)
-      else if (typeof value === 'number') {
+      if (value === null || value === undefined) {
+        if (row !== undefined) this.rows.setValue(row, key, null)
+      } else if (typeof value === 'number') {
         if (!Number.isFinite(value)) throw nonFiniteRefusal(at, key, value)
-        this.rows.setValue(row, key, value)
+        if (row !== undefined) this.rows.setValue(row, key, value)
       } else {
-        const kind =
-          typeof value === 'string' ? `a string (${quote(value, 40)})` : Array.isArray(value) ? 'a list' : typeof value
-        throw new InputError(at, `${quote(key)} is ${kind}, not a number`, 'metric values are numbers')
+        const words = this.own ? OWN_WORDS : IMPORTER_WORDS
+        const string = typeof value === 'string'
+        const kind = string ? `a string (${quote(value, 40)})` : Array.isArray(value) ? words.list : typeof value
+        throw new InputError(at, `${quote(key)} is ${kind}, not a number`, string ? words.string : words.other)
       }
       return
     }
@@ -103,13 +124,11 @@ export class RowsSink {
       // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
       if (this.keepAttributes?.has(key) === true) throw nonFiniteRefusal(at, key, value)
       rememberField(this.numericFields, key)
-    } else if (typeof value === 'string') {
-      this.attribute(row, key, value, this.attributeFields)
-    } else if (typeof value === 'number') {
-      this.attribute(row, key, String(value), this.numericFields)
-    } else if (typeof value === 'boolean') {
-      this.attribute(row, key, String(value), this.attributeFields)
-    } else if (value !== null && value !== undefined) {
+    } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      // (an importer's attribute refusal names the row, not the key `where` may give)
+      const names = typeof value === 'number' ? this.numericFields : this.attributeFields
+      this.attribute(row, key, String(value), { names, where: this.own ? where : {} })
+    } else if (value !== null && value !== undefined && !this.own) {
       this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1)
     }
   }
@@ -120,28 +139,30 @@ export class RowsSink {
    */
   token(row: number, key: string, token: 'null' | 'NaN' | 'Infinity' | '-Infinity', where: Where = {}): void {
     if (token === 'null') return this.value(row, key, null, where)
-    if (this.metricFields.has(key))
-      throw nonFiniteRefusal({ file: this.file, line: this.lineOf(row), queryId: this.idOf(row), ...where }, key, token)
+    if (this.metricFields.has(key)) throw nonFiniteRefusal(this.at(row, where), key, token)
     rememberField(this.numericFields, key)
   }
 
-  /** A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise. */
-  cell(row: number, key: string, text: string): void {
+  /**
+   * A CSV cell of column `key`: parsed as a number for metric columns; kept as text otherwise (the gate's own rows
+   * name their fields by the header, the importers' by the cells).
+   */
+  cell(row: number | undefined, key: string, text: string, where: Where = {}): void {
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
-      this.rows.setValue(
-        row,
-        key,
-        parseMetricCell(text, key, { file: this.file, line: this.rows.lineOf(row), queryId: this.idOf(row) })
-      )
+      const value = parseMetricCell(text, key, this.at(row, where))
+      if (row !== undefined) this.rows.setValue(row, key, value)
       return
     }
     const trimmed = text.trim()
     // an empty cell (pandas' NaN) says nothing about the column's type
     const names =
       trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields
-    if (names !== undefined) this.attribute(row, key, text, names)
-    else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) this.rows.setAttr(row, key, text)
+    if (names !== undefined && !this.own) this.attribute(row, key, text, { names, where })
+    else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
+      if (this.own && this.keepAttributes !== undefined) checkAttributeLength(key, text, this.at(row, where))
+      if (row !== undefined) this.rows.setAttr(row, key, text)
+    }
   }
 
   /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
@@ -163,7 +184,8 @@ export class RowsSink {
       )
     }
     // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
-    for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)
+    if (!this.own)
+      for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)
     return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes })
   }
 }

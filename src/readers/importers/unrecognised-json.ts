@@ -58,9 +58,9 @@ export function describeJsonShape(value: unknown): string {
   return `a single ${kind(value) === 'text' ? 'string' : kind(value)}`
 }
 
-/** Refuses a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
-export function refuseUnrecognisedJson(file: string, value: unknown, read: string): never {
-  throw new InputError(
+/** The refusal of a valid JSON document of a shape the gate does not read, naming its shape and what is read. */
+export function unrecognisedJson(file: string, value: unknown, read: string): InputError {
+  return new InputError(
     { file },
     `is valid JSON, but not a shape the gate reads: the document is ${describeJsonShape(value)}`,
     `the JSON read here: ${read}`

@@ -137,7 +137,7 @@ export function readStrictJson(text: string, file: string, hint: string): unknow
  * `-Infinity`, which are not JSON; evaluation tools leave NaN in measures that could not be computed (bpref
  * of a query without judged non-relevant documents). A field the rules do not read decides nothing, so such a
  * word there must not reject the file; in a field the rules read it is refused by name, with the fix
- * (src/readers/non-finite.ts). This reads a JSON text that fails JSON.parse only because of those words.
+ * (src/readers/numbers.ts). This reads a JSON text that fails JSON.parse only because of those words.
  */
 
 /** The three words Python writes for non-finite floats, as the numbers they stand for. */

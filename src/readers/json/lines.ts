@@ -32,7 +32,7 @@ export function parseObjectLine(text: string): ObjectLine {
  * {@link parseObjectLine}, refusing a bad line with the file, the line and `hint` (what a good line looks like).
  * With `nonFinite`, values may also be Python's bare `NaN` / `Infinity` / `-Infinity`, given as numbers: per-query
  * rows, where a field the rules do not read is not read whatever it holds, and a used one is refused by name
- * (src/readers/non-finite.ts); a line that is not JSON even so is refused all the same.
+ * (src/readers/numbers.ts); a line that is not JSON even so is refused all the same.
  */
 function readObjectLine(
   text: string,
