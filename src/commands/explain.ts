@@ -328,7 +328,7 @@ function explainRules(rules: Rules): string {
   L.push(
     rules.queries.missing === 'error'
       ? 'Queries: a query on one side only, or a missing metric value, stops the gate (exit 2) with the ids (queries.missing: error).'
-      : "Queries: the baseline's are the exam. A query the candidate dropped, or a missing value, scores the metric's fill value (0 unless set) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero)."
+      : `Queries: the baseline's are the exam. A query the candidate dropped, or a missing value, scores the metric's fill value (${fills(rules)}) and is counted in the report; a query only the candidate has is ignored and counted, never compared (queries.missing: zero).`
   )
   if (rules.slices.length > 0)
     L.push(`Slices shown in the report (exploratory, not gating): ${rules.slices.join(', ')}.`)
@@ -365,4 +365,9 @@ function explainRules(rules: Rules): string {
 /** `explain --rules R`: loads the rules (refusing them as the gate would) and prints the explanation. */
 export async function explainCommand(file: string, write: (text: string) => void): Promise<void> {
   write(explainRules(await readRules(file)))
+}
+
+/** Each metric's fill as `name fill`, the values a dropped query scores under queries.missing: zero. */
+function fills(rules: Rules): string {
+  return [...rules.metrics.values()].map((m) => `${m.name} ${plain(m.fill ?? Number.NaN)}`).join(', ')
 }
