@@ -60,7 +60,8 @@ const MAX_PLACE_CHARS = 240
 export function formatInputError(where: Where, message: string, hint?: string): string {
   let place = ''
   if (where.file !== undefined) place += sanitizeText(where.file, MAX_PLACE_CHARS)
-  if (where.line !== undefined) place += `:${where.line}`
+  // line 0 is no line (a Parquet row, a computed row): the key or query id says where instead
+  if (where.line !== undefined && where.line > 0) place += `:${where.line}`
   if (where.key !== undefined)
     place += place ? ` (${sanitizeText(where.key, MAX_PLACE_CHARS)})` : sanitizeText(where.key, MAX_PLACE_CHARS)
   let text = place ? `${place}: ${message}` : message

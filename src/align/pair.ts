@@ -2,7 +2,7 @@ import { neededAttributes } from '../config/attributes.js'
 import type { MetricRule, Rules } from '../config/types.js'
 import { InputError } from '../errors.js'
 import { escapeNonAscii } from '../readers/plain-rows.js'
-import type { RunQueries, SideRows } from '../model/rows.js'
+import { placeOf, type RunQueries, type SideRows } from '../model/rows.js'
 import { suggestion } from '../util/did-you-mean.js'
 import { attributeRefusal, missingMetricHint } from './attribute-hint.js'
 import { quote, quoteList } from '../util/show.js'
@@ -207,7 +207,7 @@ function metricColumns(rules: Rules, at: PairedRows): { metrics: PairedTable['me
           if (!zero)
             missingValues.push({
               file: side.source,
-              text: `${quote(ids[i])} (${side.source}:${row < 0 ? undefined : side.lines[row]}, ${metric.name})`
+              text: `${quote(ids[i])} (${placeOf(side, row)}, ${metric.name})`
             })
           out[i] = fill
         }
@@ -288,7 +288,7 @@ function attributeColumn(
       if (b !== c) {
         throw new InputError(
           { file: cand.side.source, line: cand.side.lines[cand.rows[i]], queryId: ids[i] },
-          `attribute "${name}" differs between the sides (baseline ${base.side.source}:${base.side.lines[base.rows[i]]} says ${quote(b)}, candidate says ${quote(c)})`,
+          `attribute "${name}" differs between the sides (baseline ${placeOf(base.side, base.rows[i])} says ${quote(b)}, candidate says ${quote(c)})`,
           "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)"
         )
       }
@@ -385,9 +385,7 @@ function refuseVacuousWhere(
 }
 
 function listIds(ids: string[], side: SideRows): string {
-  const shown = ids
-    .slice(0, LIST_LIMIT)
-    .map((id) => `${quote(id)} (${side.source}:${side.lines[side.index.get(id) as number]})`)
+  const shown = ids.slice(0, LIST_LIMIT).map((id) => `${quote(id)} (${placeOf(side, side.index.get(id) as number)})`)
   return shown.join(', ') + (ids.length > LIST_LIMIT ? ` and ${ids.length - LIST_LIMIT} more` : '')
 }
 

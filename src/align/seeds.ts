@@ -1,5 +1,5 @@
 import { InputError } from '../errors.js'
-import { SideRowsBuilder, type SideRows } from '../model/rows.js'
+import { placeOf, SideRowsBuilder, type SideRows } from '../model/rows.js'
 import { quote } from '../util/show.js'
 
 /**
@@ -39,7 +39,7 @@ export function averageSeeds(
       if (!files[f].index.has(id)) {
         throw new InputError(
           { file: files[f].source, queryId: id },
-          `this ${side} seed has no row for query ${quote(id)}, which ${first.source}:${first.lines[row]} has`,
+          `this ${side} seed has no row for query ${quote(id)}, which ${placeOf(first, row)} has`,
           `every ${side} seed file must cover the same queries: score each seed on the whole exam`
         )
       }

@@ -42,6 +42,15 @@ export interface SideRows {
 }
 
 /**
+ * Where row `row` of a side stands, for a refusal: `file:line`, or the file alone where the row has no line (0: a
+ * Parquet row, a deepeval case, a computed row), never a `:0` that reads as a line.
+ */
+export function placeOf(side: Pick<SideRows, 'source' | 'lines'>, row: number): string {
+  const line = row < 0 ? 0 : side.lines[row]
+  return line > 0 ? `${side.source}:${line}` : side.source
+}
+
+/**
  * How a run's queries met the judgments when its rows were computed: the rows are the judged queries', so a count
  * of rows alone hides a run query without judgments (ignored) and a judged query the run lacks (scored 0).
  */
