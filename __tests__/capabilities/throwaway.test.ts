@@ -178,9 +178,15 @@ describe('a throwaway capability in a temp registry, and no edit elsewhere', () 
     const registry = [...CAPABILITIES, freeze]
     const run = async (onInconclusive: string, shift = [0.8, 0.9]) => {
       const text = `version: 1\non_inconclusive: ${onInconclusive}\nqueries: { min_per_slice: 5 }\nmetrics:\n  m: { better: higher, range: [0, 1] }\nchecks:\n  - { name: better, metric: m, superior: { test: t, alpha: 0.05 } }\nfreeze_checks: ops\n`
-      // the candidate is shown better on every query: the superior check passes until the freeze
-      const moved = jsonl(Array.from({ length: 12 }, (_, i) => ({ query_id: `q${i}`, m: shift[i % 2] })))
-      const files = writeFiles({ 'rules.yml': text, 'b.jsonl': rows, 'c.jsonl': moved })
+      // the candidate is shown better on every query of enough of them (on 12 the interval was unreliable, and
+      // on_too_few let the superior check pass unshown): the superior check passes until the freeze
+      const many = (value: (i: number) => number): string =>
+        jsonl(Array.from({ length: 200 }, (_, i) => ({ query_id: `q${i}`, m: value(i) })))
+      const files = writeFiles({
+        'rules.yml': text,
+        'b.jsonl': many(() => 0.5),
+        'c.jsonl': many((i) => shift[i % 2])
+      })
       const rules = rulesFromText(text, files['rules.yml'], registry)
       const source = cliInputSource({
         given: { baseline: files['b.jsonl'], candidate: files['c.jsonl'] },

@@ -89,6 +89,21 @@ describe('on_inconclusive still decides a non_inferior interval that straddles t
   })
 })
 
+describe('a superior check with too few queries was not shown better either', () => {
+  it('fails under on_too_few: pass (it passed unshown before 2026-12-04)', async () => {
+    const small =
+      'checks:\n  - name: better on small\n    metric: recall@10\n    where: { segment: small }\n    superior: { margin: 0 }\n'
+    const { report, explain } = await gate(`${METRICS}on_too_few: pass\non_inconclusive: pass\n${small}`)
+    expect(report.checks[0]).toMatchObject({ status: 'inconclusive', counts_as: 'fail' })
+    expect(report.checks[0].units[0].reason).toBe('too_few_queries')
+    expect(report.verdict).toBe('fail')
+    expect(explain).toContain(
+      'Inconclusive with fewer than 30 queries, which counts as a fail: a superior check must be shown (on_too_few does not apply to it)'
+    )
+    expect(explain).toContain('a superior check not shown better (too few queries included) always counts as a fail')
+  })
+})
+
 describe('on_too_few decides a check with fewer than min_per_slice queries', () => {
   it('defaults to on_inconclusive, so older rules keep their verdicts', async () => {
     const passing = await gate(`${METRICS}on_inconclusive: pass\n${perSlice}`)

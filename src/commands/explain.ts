@@ -239,11 +239,11 @@ function closingLines(x: Explained): void {
       `   Judged separately for every value of ${d.perSlice}: the check fails if any value fails, else is inconclusive if any value is.`
     )
   lines.push(
-    `   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules)}; fails if a statistic is not a finite number.`
+    `   Inconclusive with fewer than ${d.minQueries} queries${d.perSlice !== null ? ' (in a value)' : ''}, which ${tooFewWords(rules, check)}; fails if a statistic is not a finite number.`
   )
   if (d.fewestToPass !== null)
     lines.push(
-      `   ${kind.type === 'level' ? `Can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''}, even with every query at the best value` : `An unchanged candidate can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''} (a better one may pass on fewer, a worse one needs more)`}: on fewer, the queries not seen could change ${metric.name} more than ${kind.type === 'level' ? 'the level' : 'the margin'} allows, anywhere in its range (docs/statistics.md, "The reliability rule"); such a unit is inconclusive, which ${tooFewWords(rules)}.`
+      `   ${kind.type === 'level' ? `Can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''}, even with every query at the best value` : `An unchanged candidate can pass only from ${d.fewestToPass} queries${d.perSlice !== null ? ' in a value' : ''} (a better one may pass on fewer, a worse one needs more)`}: on fewer, the queries not seen could change ${metric.name} more than ${kind.type === 'level' ? 'the level' : 'the margin'} allows, anywhere in its range (docs/statistics.md, "The reliability rule"); such a unit is inconclusive, which ${tooFewWords(rules, check)}.`
     )
   if (check.budget !== undefined && rules.reference !== undefined) {
     const drop = higher ? 'drop' : 'rise'
@@ -253,8 +253,13 @@ function closingLines(x: Explained): void {
   }
 }
 
-/** "counts as a pass (on_too_few: pass)": how a check with too few queries counts. */
-function tooFewWords(rules: Rules): string {
+/**
+ * "counts as a pass (on_too_few: pass)": how a check with too few queries counts; a superior check's always fails
+ * (too few queries show no gain either: src/decide/counts.ts).
+ */
+function tooFewWords(rules: Rules, check?: CheckRule): string {
+  if (check?.kind.type === 'superior')
+    return 'counts as a fail: a superior check must be shown (on_too_few does not apply to it)'
   return `counts as a ${describePolicies(rules).on_too_few} (on_too_few: ${rules.onTooFew})`
 }
 
@@ -339,7 +344,7 @@ function explainRules(rules: Rules): string {
     L.push(`Verdict: pass only if all ${checks} as pass; an inconclusive check counts as a fail.`)
   } else {
     const superior = rules.checks.some((c) => c.kind.type === 'superior')
-      ? `; a superior check not shown better always counts as a ${policies.superior_must_be_shown} (it must be shown)`
+      ? `; a superior check not shown better (too few queries included) always counts as a ${policies.superior_must_be_shown} (it must be shown)`
       : ''
     const open =
       policies.on_inconclusive === 'fail'

@@ -226,7 +226,7 @@ export const RULES_SCHEMA = {
     on_too_few: {
       enum: ['fail', 'pass'],
       description:
-        'How a statistical check (or one slice of a per_slice check) with fewer than queries.min_per_slice queries counts toward the verdict. Default: the value of on_inconclusive.'
+        'How a statistical check (or one slice of a per_slice check) with too few queries counts toward the verdict: fewer than queries.min_per_slice, or fewer than the reliability rule needs for its margin (reason interval_unreliable). A superior check not shown better fails whatever it says. Default: the value of on_inconclusive.'
     },
     checks: {
       type: 'array',

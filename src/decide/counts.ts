@@ -4,17 +4,18 @@ import type { InconclusivePolicy, Reason, Status } from './types.js'
 /**
  * The policy that applies to an inconclusive unit of `rule` with this reason: which rules key decides how it
  * counts. "Too few queries" and "the data do not show it" are different questions, so each has its own answer:
+ * - `superior_must_be_shown`: a `superior` check whose gain was not shown always counts as a fail, whatever the
+ *   reason (too few queries included), because the rule demands that the candidate be shown better, and neither
+ *   `on_inconclusive: pass` nor `on_too_few: pass` can turn "nothing was shown" into "shown";
  * - `on_too_few`: the unit had fewer than `queries.min_per_slice` queries (nothing was measured), or its interval
  *   cannot support a pass (`interval_unreliable`: too few queries or clusters for the method, or no spread);
- * - `superior_must_be_shown`: a `superior` check whose gain was not shown always counts as a fail, because
- *   the rule demands that the candidate be shown better, and `on_inconclusive: pass` cannot turn "nothing
- *   was shown" into "shown";
  * - `on_inconclusive`: any other inconclusive unit (a `non_inferior` interval straddling the margin).
  * A capability's adjustment may set the unit's own policy for its reason instead (UnitResult.ownPolicy).
  */
 export function inconclusivePolicy(reason: Reason, rule: CheckRule): InconclusivePolicy {
-  if (reason === 'too_few_queries' || reason === 'interval_unreliable') return 'on_too_few'
+  // first: too few queries shows no gain either, so on_too_few: pass cannot make an unshown superior check pass
   if (rule.kind.type === 'superior') return 'superior_must_be_shown'
+  if (reason === 'too_few_queries' || reason === 'interval_unreliable') return 'on_too_few'
   return 'on_inconclusive'
 }
 
