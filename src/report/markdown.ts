@@ -70,9 +70,19 @@ function markdownDocument(result: GateResult, head: ReportHead, files: WrittenFi
   return out
 }
 
+/**
+ * The counts under the verdict, in the Markdown and the terminal report alike: the checks, the queries paired and how
+ * many got worse on the primary metric.
+ */
+export function countsLine(result: GateResult, head: ReportHead): Inline {
+  const primary = metricOf(result, result.primaryMetric)
+  const worse: Inline =
+    result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
+  return [words(`${head.checks} · ${head.paired}`), ...worse, words('.')]
+}
+
 /** The head: never dropped by fit.ts; the verdict, its sentence, the counts, the trust rules that did not pass. */
 function headSection(out: Block[], result: GateResult, head: ReportHead): void {
-  const primary = metricOf(result, result.primaryMetric)
   // The same reasons as the terminal report (head.ts).
   const by = head.decided
   const title: Inline =
@@ -81,9 +91,7 @@ function headSection(out: Block[], result: GateResult, head: ReportHead): void {
       : [words(`❌ ${TOOL_NAME}: fail, ${by.by} “`), text(by.name), words('”')]
   const blocks: Block[] = [{ kind: 'headline', level: 2, spans: title }]
   if (head.sentence !== null) blocks.push(paragraph(strong(text(head.sentence, 800))))
-  const worse: Inline =
-    result.regressions.length > 0 ? [words(` · ${result.regressions.length} got worse on `), text(primary.name)] : []
-  blocks.push(paragraph(words(`${head.checks} · ${head.paired}`), ...worse, words('.')))
+  blocks.push(paragraph(...countsLine(result, head)))
   // Trust rules that did not pass (other than the deciding one): part of the verdict.
   if (result.trust && head.trust.length > 0) blocks.push(list(...notPassedLines(head, false).trust))
   pushAll(out, blocks)

@@ -8,7 +8,7 @@ import { type WrittenFiles } from './files.js'
 import { methodName, methodRows } from './interval-words.js'
 import { pushAll } from '../util/extent.js'
 import { slotBlocks } from './slots.js'
-import { checksBlocks, nextStepsList } from './markdown.js'
+import { checksBlocks, countsLine, nextStepsList } from './markdown.js'
 import { toTextLines, type Paint } from './doc/text.js'
 import { picturesBlocks } from './pictures.js'
 import { regressedBlocks } from './regressed.js'
@@ -72,7 +72,7 @@ function headBlocks(result: GateResult, head: ReportHead): Block[] {
       : [toned('FAIL', 'fail'), words(`  ${TOOL_NAME}, ${by.by} "`), text(by.name), words('"')]
   const lines: Inline[] = []
   if (head.sentence !== null) lines.push([text(head.sentence, 800)])
-  lines.push([em(words(`${head.checks}; ${head.paired}.`))])
+  lines.push([em(...countsLine(result, head))])
   const ignored = candidateOnlyLine(result.coverage)
   if (ignored !== null) lines.push([em(text(`${ignored}.`, 400))])
   lines.push(...notPassedLines(head, true).trust)
