@@ -34,7 +34,8 @@ export interface FakeRun {
   conclusion: string
   created_at: string
   html_url: string
-  head_repository: { full_name: string }
+  /** null as GitHub shows a deleted fork's */
+  head_repository: { full_name: string } | null
 }
 
 export interface FakeArtifact {

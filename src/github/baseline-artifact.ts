@@ -4,7 +4,7 @@ import { InputError, type Where } from '../errors.js'
 import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
 import { downloadFailure, downloadHint, type ArtifactDownloader } from './artifact-download.js'
-import type { GateContext, PullRequestRef } from './context.js'
+import { isForkHead, type GateContext, type PullRequestRef } from './context.js'
 import { apiErrorHint, apiRefusal, describeApiError, repoOf, type GitHubClient } from './octokit.js'
 import { isOnRef, type ResolvedRef } from './refs.js'
 import { checkName, readZip, ZipRefusal } from './zip.js'
@@ -16,6 +16,13 @@ const ARTIFACT_MAX_BYTES = 200 * 1024 * 1024
 const ARTIFACT_MAX_ENTRIES = 10000
 /** How many recent successful runs are searched for the artifact. */
 const RUNS_SEARCHED = 20
+/**
+ * The events whose runs may hold a baseline when the caller names none: those only someone who may write to the
+ * repository starts (a push, the default branch's own schedule, a manual dispatch). GitHub runs workflow_run,
+ * issue_comment, pull_request_review and the like on the default branch too (head_branch main, head_sha its tip),
+ * but a pull request's run or anyone who comments starts them, and what they upload may be the PR's rows.
+ */
+const BASELINE_EVENTS: readonly string[] = ['push', 'schedule', 'workflow_dispatch', 'repository_dispatch']
 
 export interface BaselineArtifactOptions {
   /** Artifact name (input baseline-artifact). */
@@ -37,8 +44,8 @@ export interface BaselineArtifactOptions {
   /** Workflow id or file name whose runs are searched; default: the triggering (workflow_run) or this workflow. */
   workflow?: string | number
   /**
-   * The events whose runs may hold it (default: any event that is not a pull request's). The exam (a reference)
-   * takes push runs only: a dispatched or scheduled run may run on any ref with any inputs.
+   * The events whose runs may hold it (default: push, schedule and manual dispatches, {@link BASELINE_EVENTS}). The
+   * exam (a reference) takes push runs only: a dispatched or scheduled run may run on any ref with any inputs.
    */
   events?: readonly string[]
   /** How messages name it (default `baseline-artifact "NAME"`, the name quoted), and where a refusal points (default: that label). */
@@ -99,12 +106,10 @@ export async function successfulRuns(
     status: 'success',
     per_page: query.perPage
   })
-  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
+  const fullName = `${ctx.owner}/${ctx.repo}`
+  // a run without a head repository (a deleted fork's, as GitHub shows it) is not this repository's
   return data.workflow_runs.filter(
-    (r) =>
-      r.id !== ctx.runId &&
-      r.head_branch === query.branch &&
-      (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
+    (r) => r.id !== ctx.runId && r.head_branch === query.branch && !isForkHead(r.head_repository?.full_name, fullName)
   )
 }
 
@@ -227,7 +232,7 @@ async function eligibleRuns(search: Search): Promise<ApiRun[]> {
       (r) =>
         (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
         !r.event.startsWith('pull_request') &&
-        (options.events === undefined || options.events.includes(r.event)) &&
+        (options.events ?? BASELINE_EVENTS).includes(r.event) &&
         (options.notFrom === undefined ||
           (r.head_sha !== options.notFrom.sha &&
             (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch)))
