@@ -181,6 +181,35 @@ describe('baseline from an artifact of the base branch', () => {
     expect(await readFile(out.file, 'utf8')).toBe(ROWS)
   })
 
+  it('pages past runs that do not count: 60 fork PRs from a branch named main do not hide the baseline', async () => {
+    // each run of a fork's PR from its own `main` is listed "on main"; GitHub answers 50 runs a page here
+    fake.runs.push(run(800))
+    for (let id = 801; id <= 860; id++)
+      fake.runs.push(run(id, { event: 'pull_request', head_repository: { full_name: 'eve/search' } }))
+    fake.artifacts.push({
+      id: 59,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-06-09T12:00:00Z',
+      runId: 800,
+      zip: makeZip([{ name: 'baseline.jsonl', data: ROWS }])
+    })
+    const client = octo.createClient('t', { baseUrl: fake.url })
+    const out = await mod.fetchBaselineArtifact(client, ctx, pr, await options({ workflow: 11 }))
+    expect(out.provenance.artifact?.runId).toBe(800)
+    // the exam's push runs only, asked of GitHub as such: 60 newer scheduled runs do not hide the push run either
+    fake.runs = fake.runs.filter((r) => r.event !== 'pull_request')
+    for (let id = 861; id <= 920; id++) fake.runs.push(run(id, { event: 'schedule' }))
+    const exam = await mod.fetchBaselineArtifact(
+      client,
+      ctx,
+      undefined,
+      await options({ workflow: 11, events: ['push'] })
+    )
+    expect(exam.provenance.artifact?.runId).toBe(800)
+  })
+
   it('finds the workflow from this run, and warns when the baseline is too old or not from the merge base', async () => {
     fake.runs.push(run(700, { head_sha: 'f'.repeat(40) }), {
       ...run(900),
