@@ -328,3 +328,46 @@ describe('finding the PR of a workflow_run from a fork', () => {
     expect(fake.log[0].path).toContain('head=eve%3Apatch-1')
   })
 })
+
+describe('a workflow_run that lists several pull requests', () => {
+  it('is as ambiguous as the lookup by head branch: refused, not graded as the first one listed', async () => {
+    const fake = await new FakeGitHub().start()
+    try {
+      fake.users.set('t', 'github-actions[bot]')
+      // one head branch, two PRs (into main and into release): GitHub lists both on the triggering run
+      for (const [number, ref] of [
+        [7, 'main'],
+        [8, 'release']
+      ] as const)
+        fake.pulls.set(number, {
+          number,
+          head: { sha: 'h2', ref: 'feature', repo: { full_name: 'acme/search' } },
+          base: { sha: `b-${ref}`, ref }
+        })
+      const listed = (number: number, ref: string): Record<string, unknown> => ({
+        number,
+        head: { sha: 'h2', ref: 'feature' },
+        base: { sha: `b-${ref}`, ref }
+      })
+      const ctx = contextFromPayload(
+        { GITHUB_REPOSITORY: 'acme/search', GITHUB_EVENT_NAME: 'workflow_run', GITHUB_API_URL: fake.url },
+        {
+          workflow_run: {
+            id: 5,
+            workflow_id: 9,
+            head_sha: 'h2',
+            head_branch: 'feature',
+            head_repository: { full_name: 'acme/search' },
+            event: 'pull_request',
+            pull_requests: [listed(7, 'main'), listed(8, 'release')]
+          }
+        }
+      )
+      await expect(resolvePullRequest(createClient('t', { baseUrl: fake.url }), ctx)).rejects.toThrow(
+        '2 open pull requests come from "acme/search":"feature" (#7 into "main", #8 into "release"), so which one this run grades is ambiguous'
+      )
+    } finally {
+      await fake.stop()
+    }
+  })
+})
