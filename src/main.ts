@@ -75,11 +75,12 @@ export async function run(
   let statusRoute: StatusRoute | undefined
   try {
     const ctx = contextFromEnv(env)
-    const inputs = readInputs((name) => core.getInput(name), ctx.eventName)
-    const client = inputs.token
-      ? createClient(inputs.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) })
-      : undefined
-    const pr = await findPullRequest(client, ctx, inputs, warn)
+    const read = readInputs((name) => core.getInput(name), ctx.eventName)
+    const client = read.token ? createClient(read.token, { baseUrl: ctx.apiUrl, log: (m) => log.info(m) }) : undefined
+    const pr = await findPullRequest(client, ctx, read, warn)
+    // a run about a pull request reads its rules at the base, whatever the event: pull_request_review checks out
+    // the PR's merge commit as pull_request does, and a dispatch given pr-number may check out the PR's head
+    const inputs: ActionInputs = pr && read.rulesFromChosenBy === 'default' ? { ...read, rulesFrom: 'base' } : read
     // the commit status may come from another identity (status-token: a GitHub App that branch protection pins)
     const statusClient = inputs.statusToken
       ? createClient(inputs.statusToken, { baseUrl: ctx.apiUrl, log: (m) => log.info(m), throttleId: 'status' })

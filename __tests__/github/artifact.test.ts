@@ -139,6 +139,77 @@ describe('baseline from an artifact of the base branch', () => {
     expect(fake.requests('GET', /\/actions\/artifacts\/4\/zip$/)).toHaveLength(0)
   })
 
+  it('never takes a run that a pull request, a comment or another run triggered, though it runs on main', async () => {
+    // workflow_run, issue_comment, pull_request_review: GitHub runs them on the default branch (head_branch main,
+    // head_sha its tip), started by a PR's run or by anyone who comments; what they upload may be the PR's rows
+    fake.runs.push(run(800))
+    for (const [id, event] of [
+      [880, 'workflow_run'],
+      [881, 'issue_comment'],
+      [882, 'pull_request_review']
+    ] as const)
+      fake.runs.push(run(id, { event }))
+    // a run whose head repository GitHub no longer shows (a deleted fork) is not this repository's
+    fake.runs.push({ ...run(883), head_repository: null })
+    const evil = makeZip([{ name: 'baseline.jsonl', data: '{"query_id":"q1","recall":0}\n' }])
+    for (const [i, runId] of [880, 881, 882, 883].entries())
+      fake.artifacts.push({
+        id: 60 + i,
+        name: 'baseline-rows',
+        size_in_bytes: 300,
+        expired: false,
+        created_at: '2025-06-10T11:00:00Z',
+        runId,
+        zip: evil
+      })
+    fake.artifacts.push({
+      id: 59,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-06-09T12:00:00Z',
+      runId: 800,
+      zip: makeZip([{ name: 'baseline.jsonl', data: ROWS }])
+    })
+    const out = await mod.fetchBaselineArtifact(
+      octo.createClient('t', { baseUrl: fake.url }),
+      ctx,
+      pr,
+      await options({ workflow: 11 })
+    )
+    expect(out.provenance.artifact?.runId).toBe(800)
+    expect(await readFile(out.file, 'utf8')).toBe(ROWS)
+  })
+
+  it('pages past runs that do not count: 60 fork PRs from a branch named main do not hide the baseline', async () => {
+    // each run of a fork's PR from its own `main` is listed "on main"; GitHub answers 50 runs a page here
+    fake.runs.push(run(800))
+    for (let id = 801; id <= 860; id++)
+      fake.runs.push(run(id, { event: 'pull_request', head_repository: { full_name: 'eve/search' } }))
+    fake.artifacts.push({
+      id: 59,
+      name: 'baseline-rows',
+      size_in_bytes: 300,
+      expired: false,
+      created_at: '2025-06-09T12:00:00Z',
+      runId: 800,
+      zip: makeZip([{ name: 'baseline.jsonl', data: ROWS }])
+    })
+    const client = octo.createClient('t', { baseUrl: fake.url })
+    const out = await mod.fetchBaselineArtifact(client, ctx, pr, await options({ workflow: 11 }))
+    expect(out.provenance.artifact?.runId).toBe(800)
+    // the exam's push runs only, asked of GitHub as such: 60 newer scheduled runs do not hide the push run either
+    fake.runs = fake.runs.filter((r) => r.event !== 'pull_request')
+    for (let id = 861; id <= 920; id++) fake.runs.push(run(id, { event: 'schedule' }))
+    const exam = await mod.fetchBaselineArtifact(
+      client,
+      ctx,
+      undefined,
+      await options({ workflow: 11, events: ['push'] })
+    )
+    expect(exam.provenance.artifact?.runId).toBe(800)
+  })
+
   it('finds the workflow from this run, and warns when the baseline is too old or not from the merge base', async () => {
     fake.runs.push(run(700, { head_sha: 'f'.repeat(40) }), {
       ...run(900),

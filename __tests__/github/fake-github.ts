@@ -34,7 +34,8 @@ export interface FakeRun {
   conclusion: string
   created_at: string
   html_url: string
-  head_repository: { full_name: string }
+  /** null as GitHub shows a deleted fork's */
+  head_repository: { full_name: string } | null
 }
 
 export interface FakeArtifact {
@@ -430,15 +431,21 @@ export class FakeGitHub {
       const wf = m[1]
       const branch = url.searchParams.get('branch')
       const status = url.searchParams.get('status')
+      const event = url.searchParams.get('event')
       const list = this.runs
         .filter(
           (r) =>
             (String(r.workflow_id) === wf || (r.path !== undefined && r.path.split('/').pop() === wf)) &&
             (!branch || r.head_branch === branch) &&
-            (!status || r.conclusion === status)
+            (!status || r.conclusion === status) &&
+            (!event || r.event === event)
         )
         .sort((a, b) => b.id - a.id)
-      return this.send(req, res, 200, { total_count: list.length, workflow_runs: list })
+      // one page of them (per_page, page), as GitHub answers: newest first
+      const perPage = Number(url.searchParams.get('per_page') ?? 30)
+      const page = Number(url.searchParams.get('page') ?? 1)
+      const workflowRuns = list.slice((page - 1) * perPage, page * perPage)
+      return this.send(req, res, 200, { total_count: list.length, workflow_runs: workflowRuns })
     }
     if (method === 'GET' && (m = /^\/actions\/runs\/(\d+)\/artifacts$/.exec(rest))) {
       const name = url.searchParams.get('name')

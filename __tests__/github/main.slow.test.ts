@@ -200,6 +200,27 @@ describe('the action, end to end against a fake GitHub', () => {
     )
   })
 
+  it('any run about a pull request reads the base rules by default: pull_request_review, or a pr-number', async () => {
+    // pull_request_review runs check out the PR's merge commit, as pull_request does; a dispatch names its PR by number
+    const loosened = baseRules.replace(/ {2}- name: new users are protected[\s\S]*?margin: 0\.02 \}\n/, '')
+    await writeFile(path.join(dir, RULES), loosened)
+    for (const [event, inputs] of [
+      ['pull_request_review', {}],
+      ['workflow_dispatch', { 'pr-number': '7' }]
+    ] as const) {
+      await setup(event === 'pull_request_review' ? prEvent() : { repository: prEvent().repository }, {
+        ...inputs,
+        comment: 'never'
+      })
+      process.env.GITHUB_EVENT_NAME = event
+      expect(await runAction()).toBe(1)
+      const out = await outputs()
+      expect(out.verdict).toBe('fail')
+      const report = JSON.parse(await readFile(out['report-json'], 'utf8')) as Record<string, any>
+      expect(report.provenance.rules).toMatchObject({ from: 'base', chosen_by: 'default', commit: BASE })
+    }
+  })
+
   it('base commit without a rules file: fails closed with a clear message and no verdict', async () => {
     fake.files.clear()
     await setup(prEvent(), {})

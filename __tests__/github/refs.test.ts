@@ -132,3 +132,24 @@ describe('isOnRef', () => {
     expect(await isOnRef(client, ctx, tag, A)).toBe(false) // an ancestor of the tag is not the tag
   })
 })
+
+describe('a full commit sha is that commit, never a ref of the same name', () => {
+  it('reads a sha as the commit although a branch or a tag is named like it (a contributor may push one)', async () => {
+    fake.commits.set(B, { sha: B, date: '2025-01-01T00:00:00Z' })
+    fake.branches.set(B, X) // a branch named like the release commit, on another line of history
+    expect(await resolveRef(client, ctx, { ref: B, where, accept: all })).toEqual({
+      kind: 'commit',
+      name: B,
+      full: B,
+      sha: B
+    })
+    fake.branches.delete(B)
+    fake.tag(B, X) // a tag named like it: the ledger kept on its commit would restart
+    expect(await resolveRef(client, ctx, { ref: B, where, accept: ['tag', 'commit'] })).toMatchObject({
+      kind: 'commit',
+      sha: B
+    })
+    fake.branches.set(B, X) // both: still the commit, not a refusal a contributor could cause
+    expect(await resolveRef(client, ctx, { ref: B, where, accept: all })).toMatchObject({ kind: 'commit', sha: B })
+  })
+})

@@ -328,3 +328,89 @@ describe('finding the PR of a workflow_run from a fork', () => {
     expect(fake.log[0].path).toContain('head=eve%3Apatch-1')
   })
 })
+
+describe('a workflow_run that lists several pull requests', () => {
+  it('is as ambiguous as the lookup by head branch: refused, not graded as the first one listed', async () => {
+    const fake = await new FakeGitHub().start()
+    try {
+      fake.users.set('t', 'github-actions[bot]')
+      // one head branch, two PRs (into main and into release): GitHub lists both on the triggering run
+      for (const [number, ref] of [
+        [7, 'main'],
+        [8, 'release']
+      ] as const)
+        fake.pulls.set(number, {
+          number,
+          head: { sha: 'h2', ref: 'feature', repo: { full_name: 'acme/search' } },
+          base: { sha: `b-${ref}`, ref }
+        })
+      const listed = (number: number, ref: string): Record<string, unknown> => ({
+        number,
+        head: { sha: 'h2', ref: 'feature' },
+        base: { sha: `b-${ref}`, ref }
+      })
+      const ctx = contextFromPayload(
+        { GITHUB_REPOSITORY: 'acme/search', GITHUB_EVENT_NAME: 'workflow_run', GITHUB_API_URL: fake.url },
+        {
+          workflow_run: {
+            id: 5,
+            workflow_id: 9,
+            head_sha: 'h2',
+            head_branch: 'feature',
+            head_repository: { full_name: 'acme/search' },
+            event: 'pull_request',
+            pull_requests: [listed(7, 'main'), listed(8, 'release')]
+          }
+        }
+      )
+      await expect(resolvePullRequest(createClient('t', { baseUrl: fake.url }), ctx)).rejects.toThrow(
+        '2 open pull requests come from "acme/search":"feature" (#7 into "main", #8 into "release"), so which one this run grades is ambiguous'
+      )
+    } finally {
+      await fake.stop()
+    }
+  })
+})
+
+describe('a workflow_run that lists a pull request of another head', () => {
+  it('is not graded as that PR: the PR is looked up from the head the run built, as pr-number is checked', async () => {
+    const fake = await new FakeGitHub().start()
+    try {
+      fake.users.set('t', 'github-actions[bot]')
+      // this repository's PR from its own `feature`, and a fork's PR from a branch of the same name
+      fake.pulls.set(7, {
+        number: 7,
+        head: { sha: 'h-acme', ref: 'feature', repo: { full_name: 'acme/search' } },
+        base: { sha: 'b', ref: 'main' }
+      })
+      fake.pulls.set(9, {
+        number: 9,
+        head: { sha: 'h-eve', ref: 'feature', repo: { full_name: 'eve/search' } },
+        base: { sha: 'b', ref: 'main' }
+      })
+      const ctx = contextFromPayload(
+        { GITHUB_REPOSITORY: 'acme/search', GITHUB_EVENT_NAME: 'workflow_run', GITHUB_API_URL: fake.url },
+        {
+          workflow_run: {
+            id: 5,
+            workflow_id: 9,
+            head_sha: 'h-eve',
+            head_branch: 'feature',
+            head_repository: { full_name: 'eve/search' },
+            event: 'pull_request',
+            // matched by branch name alone: the other head's PR
+            pull_requests: [{ number: 7, head: { sha: 'h-acme', ref: 'feature' }, base: { sha: 'b', ref: 'main' } }]
+          }
+        }
+      )
+      expect(await resolvePullRequest(createClient('t', { baseUrl: fake.url }), ctx)).toMatchObject({
+        number: 9,
+        runHeadSha: 'h-eve',
+        headRepo: 'eve/search',
+        isFork: true
+      })
+    } finally {
+      await fake.stop()
+    }
+  })
+})

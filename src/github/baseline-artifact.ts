@@ -4,7 +4,7 @@ import { InputError, type Where } from '../errors.js'
 import type { BaselineProvenance } from '../model/provenance.js'
 import { formatAge } from '../report/provenance.js'
 import { downloadFailure, downloadHint, type ArtifactDownloader } from './artifact-download.js'
-import type { GateContext, PullRequestRef } from './context.js'
+import { isForkHead, type GateContext, type PullRequestRef } from './context.js'
 import { apiErrorHint, apiRefusal, describeApiError, repoOf, type GitHubClient } from './octokit.js'
 import { isOnRef, type ResolvedRef } from './refs.js'
 import { checkName, readZip, ZipRefusal } from './zip.js'
@@ -16,6 +16,18 @@ const ARTIFACT_MAX_BYTES = 200 * 1024 * 1024
 const ARTIFACT_MAX_ENTRIES = 10000
 /** How many recent successful runs are searched for the artifact. */
 const RUNS_SEARCHED = 20
+/**
+ * Most pages of runs (100 a page) read to find them: runs that do not count are listed among them (every run of a
+ * fork's pull request from its own `main` is "on main"), and must not push the baseline out of the first page.
+ */
+const MAX_RUN_PAGES = 5
+/**
+ * The events whose runs may hold a baseline when the caller names none: those only someone who may write to the
+ * repository starts (a push, the default branch's own schedule, a manual dispatch). GitHub runs workflow_run,
+ * issue_comment, pull_request_review and the like on the default branch too (head_branch main, head_sha its tip),
+ * but a pull request's run or anyone who comments starts them, and what they upload may be the PR's rows.
+ */
+const BASELINE_EVENTS: readonly string[] = ['push', 'schedule', 'workflow_dispatch', 'repository_dispatch']
 
 export interface BaselineArtifactOptions {
   /** Artifact name (input baseline-artifact). */
@@ -37,8 +49,8 @@ export interface BaselineArtifactOptions {
   /** Workflow id or file name whose runs are searched; default: the triggering (workflow_run) or this workflow. */
   workflow?: string | number
   /**
-   * The events whose runs may hold it (default: any event that is not a pull request's). The exam (a reference)
-   * takes push runs only: a dispatched or scheduled run may run on any ref with any inputs.
+   * The events whose runs may hold it (default: push, schedule and manual dispatches, {@link BASELINE_EVENTS}). The
+   * exam (a reference) takes push runs only: a dispatched or scheduled run may run on any ref with any inputs.
    */
   events?: readonly string[]
   /** How messages name it (default `baseline-artifact "NAME"`, the name quoted), and where a refusal points (default: that label). */
@@ -85,27 +97,40 @@ export interface ApiArtifact {
 /**
  * The successful runs of `workflow` on `branch` (a tag's runs name it there too) as the API lists them (of `event`
  * when given), less this run and the runs of another repository (a fork's): where every artifact search starts.
+ * With `keep`, only the runs it keeps, read page after page until `want` of them are found (at most
+ * {@link MAX_RUN_PAGES} pages); without, the first page.
  */
 export async function successfulRuns(
   client: GitHubClient,
   ctx: GateContext,
-  query: { workflow: number | string; branch: string; event?: string; perPage: number }
+  query: {
+    workflow: number | string
+    branch: string
+    event?: string
+    perPage: number
+    keep?: { run: (r: ApiRun) => boolean; want: number }
+  }
 ): Promise<ApiRun[]> {
-  const { data } = await client.rest.actions.listWorkflowRuns({
-    ...repoOf(ctx),
-    workflow_id: query.workflow,
-    branch: query.branch,
-    ...(query.event === undefined ? {} : { event: query.event }),
-    status: 'success',
-    per_page: query.perPage
-  })
-  const fullName = `${ctx.owner}/${ctx.repo}`.toLowerCase()
-  return data.workflow_runs.filter(
-    (r) =>
-      r.id !== ctx.runId &&
-      r.head_branch === query.branch &&
-      (r.head_repository?.full_name ?? fullName).toLowerCase() === fullName
-  )
+  const fullName = `${ctx.owner}/${ctx.repo}`
+  const found: ApiRun[] = []
+  for (let page = 1; page <= (query.keep === undefined ? 1 : MAX_RUN_PAGES); page++) {
+    const { data } = await client.rest.actions.listWorkflowRuns({
+      ...repoOf(ctx),
+      workflow_id: query.workflow,
+      branch: query.branch,
+      ...(query.event === undefined ? {} : { event: query.event }),
+      status: 'success',
+      per_page: query.perPage,
+      ...(page === 1 ? {} : { page })
+    })
+    // a run without a head repository (a deleted fork's, as GitHub shows it) is not this repository's
+    const runs = data.workflow_runs.filter(
+      (r) => r.id !== ctx.runId && r.head_branch === query.branch && !isForkHead(r.head_repository?.full_name, fullName)
+    )
+    found.push(...(query.keep === undefined ? runs : runs.filter(query.keep.run)))
+    if (data.workflow_runs.length < query.perPage || found.length >= (query.keep?.want ?? 0)) break
+  }
+  return found
 }
 
 /** The artifacts of run `runId` named `name` (the API's filter by name, checked again), expired ones included. */
@@ -219,20 +244,25 @@ async function api<T>(search: Search, what: string, call: () => Promise<T>): Pro
 async function eligibleRuns(search: Search): Promise<ApiRun[]> {
   const { client, ctx, options, workflow } = search
   const ref = options.ref
+  const events = options.events ?? BASELINE_EVENTS
+  const eligible = (r: ApiRun): boolean =>
+    (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
+    !r.event.startsWith('pull_request') &&
+    events.includes(r.event) &&
+    (options.notFrom === undefined ||
+      (r.head_sha !== options.notFrom.sha &&
+        (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch)))
   const runs = await api(search, `listing successful runs of workflow ${workflow} on ${ref.full}`, () =>
-    successfulRuns(client, ctx, { workflow, branch: ref.name, perPage: 50 })
+    successfulRuns(client, ctx, {
+      workflow,
+      branch: ref.name,
+      // one event (the exam's push runs) is asked of GitHub, so other runs are not even listed
+      ...(events.length === 1 ? { event: events[0] } : {}),
+      perPage: 100,
+      keep: { run: eligible, want: RUNS_SEARCHED }
+    })
   )
-  return runs
-    .filter(
-      (r) =>
-        (ref.kind !== 'tag' || r.head_sha === ref.sha) &&
-        !r.event.startsWith('pull_request') &&
-        (options.events === undefined || options.events.includes(r.event)) &&
-        (options.notFrom === undefined ||
-          (r.head_sha !== options.notFrom.sha &&
-            (options.notFrom.branch === undefined || r.head_branch !== options.notFrom.branch)))
-    )
-    .slice(0, RUNS_SEARCHED)
+  return runs.slice(0, RUNS_SEARCHED)
 }
 
 /** The newest eligible run whose commit is on the ref holding one live artifact of the name; refused when none does. */

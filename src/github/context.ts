@@ -143,8 +143,10 @@ export function contextFromPayload(env: Record<string, string | undefined>, payl
       event: str(run.event) ?? '',
       conclusion: str(run.conclusion) ?? null
     }
-    // GitHub lists the PR here only when the head branch is in this repository (never for forks).
-    const first = Array.isArray(run.pull_requests) ? obj(run.pull_requests[0]) : {}
+    // GitHub lists the PR here only when the head branch is in this repository (never for forks). Several listed
+    // (one head branch into two bases) are not taken in order: the lookup by head branch refuses them as ambiguous.
+    const listed = Array.isArray(run.pull_requests) ? run.pull_requests : []
+    const first = listed.length === 1 ? obj(listed[0]) : {}
     if (num(first.number) !== undefined) {
       ctx.pullRequest = {
         number: num(first.number) as number,

@@ -54,7 +54,11 @@ export async function resolvePullRequest(
     if (ctx.eventName !== 'workflow_run') return ctx.pullRequest
     // workflow_run lists the PR without telling whether it still exists: read its base from the API
     const { data } = await client.rest.pulls.get({ owner, repo, pull_number: ctx.pullRequest.number })
-    return fromApi(ctx, data, ctx.pullRequest.runHeadSha)
+    const listedFor = ctx.workflowRun
+    // a PR listed for another head (a branch of the same name in another repository) is not the one this run
+    // built: that one is looked up by the run's head below, as pr-number is checked
+    if (listedFor === undefined || listedFor.headBranch === '' || builtBy(data, listedFor))
+      return fromApi(ctx, data, ctx.pullRequest.runHeadSha)
   }
   const run = ctx.workflowRun
   // a run whose head repository is gone (a deleted fork) names no PR: a same-named branch here is not its branch
@@ -85,6 +89,16 @@ export async function resolvePullRequest(
 function sameHead(p: ApiPull, run: { headRepo?: string; headBranch: string }): boolean {
   const head = p.head.repo?.full_name?.toLowerCase()
   return head !== undefined && head === run.headRepo?.toLowerCase() && p.head.ref === run.headBranch
+}
+
+/**
+ * The PR comes from the head the triggering run built: its repository and branch ({@link sameHead}), or, when
+ * neither names a repository (a deleted fork's), its branch and head commit.
+ */
+function builtBy(p: ApiPull, run: { headRepo?: string; headBranch: string; headSha: string }): boolean {
+  if (p.head.repo === null && run.headRepo === undefined)
+    return p.head.ref === run.headBranch && p.head.sha === run.headSha
+  return sameHead(p, run)
 }
 
 /** The PR's head commit right now (to tell whether this run is stale). */

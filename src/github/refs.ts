@@ -10,7 +10,8 @@ import { apiRefusal, repoOf, statusOf, type GitHubClient } from './octokit.js'
  * artifact taken as the trusted side. So the gate trusts a ref only by its full name (`refs/heads/…`,
  * `refs/tags/…`) resolved to a commit through the git refs API, and a run only when its commit is that tag's commit
  * or lies on that branch's history ({@link isOnRef}). A bare name is read as the one of the two that exists; a
- * bare name that is both is refused with the rules key that wrote it.
+ * bare name that is both is refused with the rules key that wrote it. A full sha, where a commit is accepted, is the
+ * commit itself, whatever refs are named like it.
  */
 
 /** What a ref names: a branch (its tip moves with every push), a tag, or a commit given by its full sha. */
@@ -65,6 +66,10 @@ export async function resolveRef(client: GitHubClient, ctx: GateContext, request
       `${quote(ref)} is neither refs/heads/… (a branch) nor refs/tags/… (a tag)`,
       'write refs/heads/NAME or refs/tags/NAME'
     )
+  } else if (SHA.test(ref) && request.accept.includes('commit')) {
+    // a full sha is that commit, as git reads it: a branch or tag anyone names like it (a contributor may push one
+    // named like the release commit) is not looked up, so it can neither stand in for the commit nor refuse it
+    resolved = { kind: 'commit', name: ref, full: ref, sha: await existingCommit(client, ctx, ref, where) }
   } else if (request.bare === 'branch') {
     resolved = await lookUp(client, ctx, { kind: 'branch', name: ref, where })
     if (resolved === undefined)
@@ -81,8 +86,6 @@ export async function resolveRef(client: GitHubClient, ctx: GateContext, request
         `write the full ref: refs/tags/${ref} (the tag) or refs/heads/${ref} (the branch)`
       )
     resolved = branch ?? tag
-    if (resolved === undefined && SHA.test(ref) && request.accept.includes('commit'))
-      resolved = { kind: 'commit', name: ref, full: ref, sha: await existingCommit(client, ctx, ref, where) }
     if (resolved === undefined)
       throw new InputError(
         where,
