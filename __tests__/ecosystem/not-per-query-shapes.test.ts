@@ -92,7 +92,7 @@ describe('aggregate-only shapes are refused by name, with what to export instead
     const f = writeFiles({ 'report.json': JSON.stringify(report, null, 4), 'report1.json': JSON.stringify(report) })
     for (const file of [f['report.json'], f['report1.json']])
       expect(await refusal(file)).toMatch(
-        /ranx Report.*aggregate.*per-query.*evaluate\(qrels, run, .*return_mean=False/
+        /ranx Report.*aggregate.*per-query.*evaluate\(qrels, run, .*run\.scores.*orient="index"/
       )
   })
 

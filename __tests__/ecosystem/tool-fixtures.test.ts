@@ -97,7 +97,9 @@ describe('files only the tools wrote (scripts/tool-fixtures.py, the versions in 
       /ranx Qrels\.save\("qrels\.parquet"\)/
     )
     const rows = (file: string) => () => readRows(join(fx, file), { metricFields: new Set(['ndcg@10']) })
-    expect(await refusal(rows('ranx/report.json'))).toMatch(/ranx Report.*return_mean=False/)
+    expect(await refusal(rows('ranx/report.json'))).toMatch(
+      /ranx Report.*pandas\.DataFrame\(run\.scores\)\.to_dict\(orient="index"\), f\)/
+    )
     expect(await refusal(rows('ranx/scores.json'))).toMatch(/metric-major/)
   })
   it('ranx per-query scores transposed (pandas to_json, 10 digits) read as rows; ir_measures iter_calc as long rows', async () => {

@@ -412,7 +412,7 @@ function headerLines(ins: Inspection, L: string[]): void {
   L.push('# anyone saw the results. init guessed directions from the field names and ranges from the values; it')
   L.push('# did not look at which side is better. Check every guess marked "guessed", set the margins you can')
   L.push('# live with, and delete the checks you do not want. `retrieval-gate explain --rules <this file>` says in')
-  L.push('# plain words what each check will demand. Reference: rules/schema.json, README "Rules reference".')
+  L.push('# plain words what each check will demand. Reference: docs/rules.md, rules/schema.json.')
   L.push('version: 1')
   if (ins.qrels !== undefined) {
     L.push(

@@ -69,7 +69,7 @@ export function notPerQueryRefusal(file: string, head: string, shape: NotPerQuer
     return new InputError(
       { file, line: 1 },
       'is a ranx Report (Report.save: one aggregate score per model and metric), not per-query data',
-      'export per-query scores instead: json.dump(ranx.evaluate(qrels, run, ["ndcg@10", ...], return_mean=False) as {query_id: {metric: value}}, or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself'
+      'export per-query scores instead: after ranx.evaluate(qrels, run, ["ndcg@10", ...]) (which fills run.scores), json.dump(pandas.DataFrame(run.scores).to_dict(orient="index"), f) gives {query_id: {metric: value}}; or give the gate the ranx runs and judgments (run.json, qrels.json) to score itself'
     )
   }
   const { outer, inner } = firstKeys(head) as { outer: string; inner: string }
