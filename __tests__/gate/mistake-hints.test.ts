@@ -221,3 +221,19 @@ describe('a run gated without judgments', () => {
     )
   })
 })
+
+describe('an undeclared measurement used as a group', () => {
+  it('per_slice on a number that differs between the sides: declare it a metric, or correct a label', async () => {
+    const base = rows().map((r, i) => ({ ...r, answer_relevancy: (i % 5) / 10 }))
+    const cand = rows().map((r, i) => ({ ...r, answer_relevancy: (i % 4) / 10 }))
+    const err = await gate(
+      rulesWith('').replace(check, '') +
+        'checks:\n  - name: per relevancy\n    metric: recall@10\n    per_slice: answer_relevancy\n    non_inferior: { margin: 0.1 }\n',
+      { 'b.jsonl': jsonl(base), 'c.jsonl': jsonl(cand) },
+      'b.jsonl',
+      'c.jsonl'
+    )
+    expect(err).toMatch(/attribute "answer_relevancy" differs between the sides/)
+    expect(err).toMatch(/"answer_relevancy" holds numbers: if it is a measurement .* declare it under metrics/)
+  })
+})

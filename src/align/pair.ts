@@ -289,7 +289,9 @@ function attributeColumn(
         throw new InputError(
           { file: cand.side.source, line: cand.side.lines[cand.rows[i]], queryId: ids[i] },
           `attribute "${name}" differs between the sides (baseline ${placeOf(base.side, base.rows[i])} says ${quote(b)}, candidate says ${quote(c)})`,
-          "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)"
+          base.side.numericFields.has(name)
+            ? `"${name}" holds numbers: if it is a measurement (a score, a latency), declare it under metrics and group queries by a label field instead; if it is a label, correct the candidate's value (the baseline's is the exam's)`
+            : "both sides must describe the same query the same way: the baseline's value is the exam's, so correct the candidate's (or leave the field out of it)"
         )
       }
       compared.count++
