@@ -94,3 +94,32 @@ describe("init guesses a metric's direction from its name", () => {
     expect(better('reciprocal_rank')).toBe('higher')
   })
 })
+
+describe("init's notes", () => {
+  it("say whose they are: a judged query absent from the candidate run is the candidate's", async () => {
+    const run = readFileSync('examples/trec/candidate.run', 'utf8')
+    const first = run.split('\n')[0].split(/\s+/)[0]
+    const dropped = path.join(dir, 'dropped.run')
+    writeFileSync(
+      dropped,
+      run
+        .split('\n')
+        .filter((l) => l.split(/\s+/)[0] !== first)
+        .join('\n')
+    )
+    const out = path.join(dir, 'notes.yml')
+    const r = await cli([
+      'init',
+      '--baseline',
+      'examples/trec/baseline.run',
+      '--candidate',
+      dropped,
+      '--qrels',
+      'examples/runs/qrels.txt',
+      '--out',
+      out
+    ])
+    expect(r.stdout).toMatch(/^Note: candidate .*dropped\.run: 1 judged query absent from the run scored 0/m)
+    expect(r.stdout).not.toMatch(/^Note: 1 judged query/m)
+  })
+})

@@ -309,8 +309,13 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
     attributes,
     ignored,
     qrels,
-    notes: [...baseline.notes, ...candidate.notes]
+    notes: [...sideNotes(baseline, 'baseline'), ...sideNotes(candidate, 'candidate')]
   }
+}
+
+/** A side's notes, each saying whose it is (a note that names its file already does). */
+function sideNotes(side: SideRows, which: 'baseline' | 'candidate'): string[] {
+  return side.notes.map((n) => (n.startsWith(side.source) ? n : `${which} ${side.source}: ${n}`))
 }
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_@.-]*$/
