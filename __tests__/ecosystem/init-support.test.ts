@@ -123,3 +123,24 @@ describe("init's notes", () => {
     expect(r.stdout).not.toMatch(/^Note: 1 judged query/m)
   })
 })
+
+describe('init on rows with a missing value', () => {
+  it('warns that the gate will stop on it, and how to score it instead', async () => {
+    const f = '__tests__/fixtures/importers/ragas'
+    const out = path.join(dir, 'ragas.yml')
+    const r = await cli([
+      'init',
+      '--baseline',
+      `${f}/baseline.csv`,
+      '--candidate',
+      `${f}/candidate.csv`,
+      '--id-field',
+      'user_input',
+      '--out',
+      out
+    ])
+    expect(r.stdout).toContain(
+      "Warning: faithfulness has no value in 1 candidate row; the gate stops on a missing value (queries.missing: error): give every row its value, or set queries.missing: zero to score it as the metric's worst (its fill)."
+    )
+  })
+})

@@ -68,6 +68,8 @@ export interface MetricGuess {
   max: number
   /** Values seen (both files). */
   count: number
+  /** Rows of each side without a value (absent, empty or null): the gate stops on them under missing: error. */
+  missing: [number, number]
 }
 
 /** What init found about one string field. */
@@ -251,10 +253,14 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
     let max = -Infinity
     let count = 0
     let binary = true
-    for (const side of sides) {
+    const missing: [number, number] = [0, 0]
+    for (const [s, side] of sides.entries()) {
       for (let row = 0; row < rowCount(side); row++) {
         const v = numericValue(side, row, name)
-        if (v === undefined) continue
+        if (v === undefined) {
+          missing[s]++
+          continue
+        }
         count++
         if (v < min) min = v
         if (v > max) max = v
@@ -276,7 +282,8 @@ function inspectSides(baseline: SideRows, candidate: SideRows, qrels?: string, t
       unit: dir.unit,
       min,
       max,
-      count
+      count,
+      missing
     })
   }
   const attributes: AttributeGuess[] = []
@@ -553,6 +560,14 @@ function describeInspection(ins: Inspection, out: string, command = INSTALLED_CO
   for (const m of ins.metrics) {
     const values = m.binary ? 'values 0/1 (binary)' : `values ${num(m.min)} to ${num(m.max)}`
     L.push(`  ${bare(m.name).padEnd(w)}  ${m.better} is better (${m.why}); ${values}`)
+  }
+  for (const m of ins.metrics) {
+    const [b, c] = m.missing
+    if (b + c === 0) continue
+    const where = [b > 0 ? `${b} baseline` : '', c > 0 ? `${c} candidate` : ''].filter((x) => x).join(' and ')
+    L.push(
+      `  Warning: ${bare(m.name)} has no value in ${where} ${b + c === 1 ? 'row' : 'rows'}; the gate stops on a missing value (queries.missing: error): give every row its value, or set queries.missing: zero to score it as the metric's worst (its fill).`
+    )
   }
   L.push('Attributes (text fields):')
   if (ins.attributes.length === 0) L.push('  none')
