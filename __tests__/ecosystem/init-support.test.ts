@@ -144,3 +144,27 @@ describe('init on rows with a missing value', () => {
     )
   })
 })
+
+describe('init on fewer queries than min_per_slice', () => {
+  it('sizes the margins for min_per_slice queries and says that is where they can pass, not "from 8 on"', async () => {
+    const f = '__tests__/fixtures/importers/ragas'
+    const out = path.join(dir, 'few.yml')
+    await cli([
+      'init',
+      '--baseline',
+      `${f}/baseline.csv`,
+      '--candidate',
+      `${f}/candidate.csv`,
+      '--id-field',
+      'user_input',
+      '--out',
+      out
+    ])
+    const text = readFileSync(out, 'utf8')
+    expect(text).toContain('# Only 8 paired queries: with min_per_slice 30 every statistical check is inconclusive')
+    // python: 1 - 0.025 ** (1/30) = 0.1157: 30 queries support 12 points
+    expect(text).toContain('non_inferior: { margin: 0.12 }')
+    expect(text).toContain('# It can pass from 30 queries on (queries.min_per_slice; you have 8)')
+    expect(text).not.toContain('can pass from 8 queries on')
+  })
+})

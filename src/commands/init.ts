@@ -392,8 +392,15 @@ function supportComment(m: MetricGuess, margin: number | null, paired: number): 
   const bounds = m.binary ? [0, 1] : m.range
   if (margin === null || bounds === undefined) return []
   const width = bounds[1] - bounds[0]
-  const needed = unitsForMargin(margin, width, DEFAULTS.confidence)
-  if (needed === null) return []
+  const own = unitsForMargin(margin, width, DEFAULTS.confidence)
+  if (own === null) return []
+  // min_per_slice is a floor too: below it every check is inconclusive, whatever the margin
+  if (own <= DEFAULTS.minPerSlice)
+    return [
+      `  # It can pass from ${DEFAULTS.minPerSlice} queries on (queries.min_per_slice; you have ${paired}): below that every statistical`,
+      '  # check is inconclusive, whatever the margin (docs/statistics.md, "The reliability rule").'
+    ]
+  const needed = own
   const narrower = Math.round((margin - 0.01) * 100) / 100
   const more = narrower > 0 ? unitsForMargin(narrower, width, DEFAULTS.confidence) : null
   return [
@@ -500,8 +507,10 @@ function checkLines(ins: Inspection, L: string[]): MetricGuess[] {
   // the first check's metric is the report's primary metric: a graded score before a 0/1 rate, costs last
   const rank = (m: MetricGuess): number => (m.better === 'lower' ? 3 : m.binary ? 1 : m.range ? 0 : 2)
   const ordered = [...ins.metrics].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  // below min_per_slice nothing can pass: size the margin for the smallest evaluation that can
+  const counted = Math.max(ins.paired, DEFAULTS.minPerSlice)
   for (const m of ordered) {
-    const margin = starterMargin(m, ins.paired)
+    const margin = starterMargin(m, counted)
     L.push(
       `  # ${bare(m.name)} ${margin.words} (the worse end of the ${confidenceLabel(DEFAULTS.confidence)} interval of the change decides).`
     )
