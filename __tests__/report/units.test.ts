@@ -157,7 +157,7 @@ describe('summary and plain words', () => {
     )
     // 40-query categories clear the 2-point margin on the data alone, but not what unseen queries could change.
     expect(sentences).toContain(
-      "recall@10 for category = billing rose by 2.2 points (95% interval -6.8 to +3.2 points, 40 queries); this interval cannot support a pass: the data alone clear the limit, but with 40 queries a share of up to 8.8% of unseen ones could each lie anywhere in the metric's range [0, 1], which the limit does not allow; about 144 more queries would settle it if nothing changed, so the check is inconclusive."
+      "recall@10 for category = billing rose by 2.2 points (95% interval -6.8 to +3.2 points, 40 queries); this interval cannot support a pass: the data alone clear the limit (their own interval is +1.2 to +3.2 points; the one above adds what unseen queries could change), but with 40 queries a share of up to 8.8% of unseen ones could each lie anywhere in the metric's range [0, 1], which the limit does not allow; about 144 more queries would settle it if nothing changed, so the check is inconclusive."
     )
   })
   it('has no finding when everything passes', () => {

@@ -75,9 +75,9 @@ export function unreliableWords(
 /**
  * Why an inconclusive interval_unreliable unit could not pass, and what would settle it (RAW text): the reliability
  * rule's code, or, when only the range's bound stood in the way, how far unseen queries could move the check and how
- * many queries would rule that out.
+ * many queries would rule that out; `own`: the data's own interval in the report's words, said then.
  */
-export function whyNoPass(unit: UnitResult, metric: MetricRule): string {
+export function whyNoPass(unit: UnitResult, metric: MetricRule, own?: string): string {
   const c = unit.comparison
   const code = unit.level?.unreliable ?? c.unreliable
   if (code !== null) return unreliableWords(code, c)
@@ -95,7 +95,10 @@ export function whyNoPass(unit: UnitResult, metric: MetricRule): string {
       : needed !== null
         ? `a margin this small needs at least ${needed} ${c.clusters === null ? 'queries' : 'effective clusters'}`
         : 'more queries would narrow it'
-  return `the data alone clear the limit, but with ${units} a share of up to ${(100 * share).toFixed(1)}% of unseen ones could each lie anywhere in the metric's range${bounds === undefined ? '' : ` [${bounds[0]}, ${bounds[1]}]`}, which the limit does not allow; ${settle}`
+  // the interval the sentence quoted is the widened one: the data's own is said, or "clear the limit" reads as false
+  const theirs =
+    own === undefined ? '' : ` (their own interval is ${own}; the one above adds what unseen queries could change)`
+  return `the data alone clear the limit${theirs}, but with ${units} a share of up to ${(100 * share).toFixed(1)}% of unseen ones could each lie anywhere in the metric's range${bounds === undefined ? '' : ` [${bounds[0]}, ${bounds[1]}]`}, which the limit does not allow; ${settle}`
 }
 
 /** One row of the method table: a check, an interval it used, why, and on which of its units. */

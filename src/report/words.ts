@@ -112,14 +112,17 @@ function powerWords(unit: UnitResult, metric: MetricRule): string {
   return text
 }
 
+/** "+0.6 to +2.5 points": an interval of the change in the report's units. */
+function rangeWords(ci: readonly [number, number], metric: MetricRule): string {
+  const u = unitWord(metric)
+  const typical = Math.max(Math.abs(ci[0]), Math.abs(ci[1]))
+  return `${displayNumber(ci[0], metric, true, typical)} to ${displayNumber(ci[1], metric, true, typical)}${u ? ` ${u}` : ''}`
+}
+
 /** "95% interval -10.9 to -8.8 points, 40 queries" */
 function intervalWords(unit: UnitResult, metric: MetricRule): string {
   const c = unit.comparison
-  const u = unitWord(metric)
-  const typical = Math.max(Math.abs(c.ci[0]), Math.abs(c.ci[1]))
-  const lo = displayNumber(c.ci[0], metric, true, typical)
-  const hi = displayNumber(c.ci[1], metric, true, typical)
-  return `${confidenceLabel(c.confidence)} interval ${lo} to ${hi}${u ? ` ${u}` : ''}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`
+  return `${confidenceLabel(c.confidence)} interval ${rangeWords(c.ci, metric)}, ${c.n} ${c.n === 1 ? 'query' : 'queries'}`
 }
 
 /**
@@ -153,7 +156,7 @@ export function explainUnit(
         return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}, no more than the ${unit.regressionLimit ?? 0} that may regress, so the check cannot fail there and is inconclusive.`
       return `${name}${who} has only ${c.n} ${c.n === 1 ? 'query' : 'queries'}; the rules need at least ${at.minPerSlice ?? 'min_per_slice'} to judge it, so the check is inconclusive.`
     case 'interval_unreliable':
-      return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}, so the check is inconclusive.`
+      return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric, rangeWords(c.ownCi, metric))}, so the check is inconclusive.`
     case 'too_few_seeds':
       return `${head}; a side has fewer independently trained seeds than statistics.min_seeds asks for, so a gain cannot be told from training noise and the check is inconclusive.`
     case 'non_finite':
@@ -227,7 +230,7 @@ function levelSentence(
   if (unit.reason === 'interval_crosses_level')
     return `${head}; the interval contains ${levelText(kind.value, metric)}, so the data cannot show it, and ${need}.`
   if (unit.reason === 'interval_unreliable')
-    return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric)}; ${need}.`
+    return `${head}; this interval cannot support a pass: ${whyNoPass(unit, metric, `${fixed(level.ownCi[0], digitsFor(metric.range, typical))} to ${levelText(level.ownCi[1], metric, typical)}`)}; ${need}.`
   return `${head}; ${need}.`
 }
 
