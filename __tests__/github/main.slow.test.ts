@@ -896,8 +896,10 @@ describe('annotations: GitHub shows 10 of each kind per step, and every one the 
 
   it('fork PR, 10 check warnings: the comment warning keeps its place and the notice counts the check warning it displaced', async () => {
     // every statistical check inconclusive (fewer than 1000 queries; max_regressions still passes), and
-    // inconclusive passes: 10 check warnings, verdict pass
+    // inconclusive passes: 10 check warnings, verdict pass. The superior check becomes a non_inferior one: a
+    // superior check with too few queries is not shown better, which fails whatever on_too_few says.
     const rules = withCopies(baseRules, 6)
+      .replace('superior: { test: mcnemar, alpha: 0.05 }', 'non_inferior: { margin: 0.02 }')
       .replace('min_per_slice: 30', 'min_per_slice: 1000')
       .replace('on_inconclusive: fail', 'on_inconclusive: pass')
     fake.files.set(`${BASE}:${RULES}`, rules)
