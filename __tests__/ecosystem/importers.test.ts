@@ -260,7 +260,7 @@ describe('ragas exports', () => {
   it('refuses repeated questions when the question is the id', async () => {
     const f = writeFiles({ 'dup.csv': 'user_input,faithfulness\nsame?,0.5\nother?,0.7\nsame?,0.6\n' })
     await expect(readRows(f['dup.csv'], { metricFields: metrics, idField: 'user_input' })).rejects.toThrow(
-      /dup\.csv: duplicate query ids: "same\?" \(line 2 and line 4\)/
+      /dup\.csv: duplicate query ids: "same\?" \(lines 2 and 4\)/
     )
   })
 })

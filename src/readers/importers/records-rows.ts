@@ -140,13 +140,12 @@ export async function readCsvInto(sink: RowsSink, options: RowsOptions): Promise
       )
     }
     const id = own ? ownId(fields[idColumn], file, line) : fields[idColumn]
-    // a repeated id of the gate's own rows is refused with the others after the file; its values are still checked
+    // a repeated id is refused with the others after the file; its values are still checked
     const row = sink.start(id, line)
-    if (row === undefined && !own) return
     for (let c = 0; c < header.length; c++)
       if (c !== idColumn && c !== indexColumn) sink.cell(row, header[c], fields[c], { line, queryId: id })
   }
-  await forEachCsvRecord(file, onRecord, own ? options : undefined)
+  await forEachCsvRecord(file, onRecord, options)
   if (header === null) {
     const ownHint = `write a header line naming "${ID_FIELD}" and the metric columns, then one row per query`
     throw new InputError({ file }, 'is empty', own ? ownHint : 'write a header line and one row per question')
@@ -157,7 +156,7 @@ export async function readCsvInto(sink: RowsSink, options: RowsOptions): Promise
 export async function readJsonlRecords(file: string, options: RowsOptions): Promise<SideRows> {
   const sink = new RowsSink(file, options.metricFields, options.keepAttributes)
   const hint = 'write one JSON object per line (pandas: to_json(path, orient="records", lines=True))'
-  await readJsonlInto(sink, options, { hint })
+  await readJsonlInto(sink, options, { ...options, hint })
   return sink.finish('write one JSON object per question')
 }
 
@@ -208,7 +207,6 @@ function addRecord(sink: RowsSink, record: JsonMembers, idColumn: string, place:
   const value = hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined
   const id = sink.own ? ownId(value, sink.file, line) : idText(value, sink.file, idColumn, where)
   const row = sink.start(id, line, label)
-  if (row === undefined && !sink.own) return
   for (let k = 0; k < record.size; k++) {
     const key = record.keys[k]
     if (key !== idColumn)

@@ -8,23 +8,14 @@ import { quote } from '../../util/show.js'
  * Collects the per-query rows every reader produces: a field the rules name as a metric must be a finite number
  * (null or an empty cell is a missing value, left to the pairing stage to refuse or fill); other strings and
  * booleans are attributes; other numbers are kept as attributes too and listed as numeric fields (so `init` and
- * "did you mean" see them). Duplicate ids are refused all together, each with its lines. The importers' sink
- * counts the lists and objects it skips (ragas' `retrieved_contexts`) in a note; the gate's own JSON Lines / CSV
- * reader (`own`, src/readers/plain-rows.ts) skips them silently, keeps its words for a refusal, and checks the
- * values of a repeated id's record too (a `row` of undefined: checked, not kept).
+ * "did you mean" see them). Lists and objects are skipped and counted in a note (ragas' `retrieved_contexts`).
+ * Duplicate ids are refused all together, each with its lines; a repeated id's record is still checked (a `row` of
+ * undefined: checked, not kept). `own`: the gate's own JSON Lines / CSV rows (src/readers/plain-rows.ts), whose id
+ * is `query_id` as a JSON string and whose header names every field (src/readers/importers/records-rows.ts).
  */
 
 /** How many offending ids an error lists before it says "and N more". */
 const LIST_LIMIT = 20
-
-/** How a metric value that is not a number is named (a list), and what its refusal says to do. */
-const IMPORTER_WORDS = { list: 'a list', string: 'metric values are numbers', other: 'metric values are numbers' }
-/** The same in the gate's own rows' words. */
-const OWN_WORDS = {
-  list: 'an array',
-  string: 'write metric values as JSON numbers without quotes',
-  other: 'write metric values as JSON numbers'
-}
 
 export class RowsSink {
   private readonly rows: SideRowsBuilder
@@ -44,7 +35,7 @@ export class RowsSink {
     readonly metricFields: ReadonlySet<string>,
     /** Attributes to keep (those the rules use); others are only named in the hints. Undefined keeps all (`init`). */
     private readonly keepAttributes?: ReadonlySet<string>,
-    /** The gate's own rows reader (see the class comment). */
+    /** The gate's own rows (see the class comment): only how the id and the header are read differ. */
     readonly own = false
   ) {
     this.rows = new SideRowsBuilder(file)
@@ -93,7 +84,11 @@ export class RowsSink {
     if (seen !== undefined) {
       const first = this.rows.lineOf(seen)
       if (this.duplicateCount++ === 0) this.firstRepeat = `query ${quote(id)} on lines ${first} and ${line}`
-      const lines = this.own ? `lines ${first} and ${line}` : `${this.labels.get(seen) ?? `line ${first}`} and ${label}`
+      // two lines: "lines 2 and 4"; a record of a JSON document by its label ("testCases[3]")
+      const lines =
+        first > 0 && line > 0
+          ? `lines ${first} and ${line}`
+          : `${this.labels.get(seen) ?? `line ${first}`} and ${label}`
       if (this.duplicates.length < LIST_LIMIT) this.duplicates.push(`${quote(id)} (${lines})`)
       return undefined
     }
@@ -113,10 +108,10 @@ export class RowsSink {
         if (!Number.isFinite(value)) throw nonFiniteRefusal(at, key, value)
         if (row !== undefined) this.rows.setValue(row, key, value)
       } else {
-        const words = this.own ? OWN_WORDS : IMPORTER_WORDS
         const string = typeof value === 'string'
-        const kind = string ? `a string (${quote(value, 40)})` : Array.isArray(value) ? words.list : typeof value
-        throw new InputError(at, `${quote(key)} is ${kind}, not a number`, string ? words.string : words.other)
+        const kind = string ? `a string (${quote(value, 40)})` : Array.isArray(value) ? 'an array' : typeof value
+        const hint = `write metric values as JSON numbers${string ? ' without quotes' : ''}`
+        throw new InputError(at, `${quote(key)} is ${kind}, not a number`, hint)
       }
       return
     }
@@ -125,10 +120,9 @@ export class RowsSink {
       if (this.keepAttributes?.has(key) === true) throw nonFiniteRefusal(at, key, value)
       rememberField(this.numericFields, key)
     } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      // (an importer's attribute refusal names the row, not the key `where` may give)
       const names = typeof value === 'number' ? this.numericFields : this.attributeFields
-      this.attribute(row, key, String(value), { names, where: this.own ? where : {} })
-    } else if (value !== null && value !== undefined && !this.own) {
+      this.attribute(row, key, String(value), { names, where })
+    } else if (value !== null && value !== undefined) {
       this.skipped.set(key, (this.skipped.get(key) ?? 0) + 1)
     }
   }
@@ -158,11 +152,9 @@ export class RowsSink {
     // an empty cell (pandas' NaN) says nothing about the column's type
     const names =
       trimmed === '' ? undefined : parseDecimal(trimmed) !== undefined ? this.numericFields : this.attributeFields
-    if (names !== undefined && !this.own) this.attribute(row, key, text, { names, where })
-    else if (this.keepAttributes === undefined || this.keepAttributes.has(key)) {
-      if (this.own && this.keepAttributes !== undefined) checkAttributeLength(key, text, this.at(row, where))
-      if (row !== undefined) this.rows.setAttr(row, key, text)
-    }
+    if (names !== undefined) this.attribute(row, key, text, { names, where })
+    else if (row !== undefined && (this.keepAttributes === undefined || this.keepAttributes.has(key)))
+      this.rows.setAttr(row, key, text)
   }
 
   /** Refuses duplicates and an empty file; returns the rows with the notes (skipped fields counted). */
@@ -184,8 +176,7 @@ export class RowsSink {
       )
     }
     // a field seen as a number in some rows and as text in others is an attribute, not a metric candidate
-    if (!this.own)
-      for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)
+    for (const key of this.attributeFields) if (!this.metricFields.has(key)) this.numericFields.delete(key)
     return this.rows.build({ numericFields: this.numericFields, attributeFields: this.attributeFields, notes })
   }
 }
