@@ -4,7 +4,7 @@
  * docs/statistics.md "The reliability rule"), as `explain` states it. Fixtures: examples/trec (200 TREC queries,
  * a queries file with segment and topic).
  */
-import { describe, expect, it } from '@jest/globals'
+import { beforeAll, describe, expect, it } from '@jest/globals'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cli, tempDir } from '../helpers.js'
 import path from 'node:path'
@@ -124,42 +124,22 @@ describe("init's notes", () => {
   })
 })
 
-describe('init on rows with a missing value', () => {
-  it('warns that the gate will stop on it, and how to score it instead', async () => {
-    const f = '__tests__/fixtures/importers/ragas'
-    const out = path.join(dir, 'ragas.yml')
-    const r = await cli([
-      'init',
-      '--baseline',
-      `${f}/baseline.csv`,
-      '--candidate',
-      `${f}/candidate.csv`,
-      '--id-field',
-      'user_input',
-      '--out',
-      out
-    ])
-    expect(r.stdout).toContain(
+describe('init on the ragas fixture (8 questions, one answer without faithfulness)', () => {
+  const f = '__tests__/fixtures/importers/ragas'
+  const out = path.join(dir, 'ragas.yml')
+  const args = ['--baseline', `${f}/baseline.csv`, '--candidate', `${f}/candidate.csv`, '--id-field', 'user_input']
+  let stdout = ''
+  beforeAll(async () => {
+    stdout = (await cli(['init', ...args, '--out', out])).stdout
+  })
+
+  it('warns that the gate will stop on the missing value, and how to score it instead', () => {
+    expect(stdout).toContain(
       "Warning: faithfulness has no value in 1 candidate row; the gate stops on a missing value (queries.missing: error): give every row its value, or set queries.missing: zero to score it as the metric's worst (its fill)."
     )
   })
-})
 
-describe('init on fewer queries than min_per_slice', () => {
-  it('sizes the margins for min_per_slice queries and says that is where they can pass, not "from 8 on"', async () => {
-    const f = '__tests__/fixtures/importers/ragas'
-    const out = path.join(dir, 'few.yml')
-    await cli([
-      'init',
-      '--baseline',
-      `${f}/baseline.csv`,
-      '--candidate',
-      `${f}/candidate.csv`,
-      '--id-field',
-      'user_input',
-      '--out',
-      out
-    ])
+  it('sizes the margins for min_per_slice queries and says that is where they can pass, not "from 8 on"', () => {
     const text = readFileSync(out, 'utf8')
     expect(text).toContain('# Only 8 paired queries: with min_per_slice 30 every statistical check is inconclusive')
     // python: 1 - 0.025 ** (1/30) = 0.1157: 30 queries support 12 points
