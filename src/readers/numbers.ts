@@ -65,13 +65,13 @@ function describeBadNumber(text: string): string {
  * to refuse or fill as the rules say); anything that is not a strict finite decimal is refused with the
  * file, line, query and column.
  */
-export function parseMetricCell(text: string, column: string, where: Where): number | null {
+export function parseMetricCell(text: string, column: string, where: Where | (() => Where)): number | null {
   const trimmed = text.trim()
   if (trimmed === '') return null
   const value = parseDecimal(trimmed)
   if (value === undefined) {
     throw new InputError(
-      where,
+      typeof where === 'function' ? where() : where,
       `column "${column}": ${describeBadNumber(trimmed)}`,
       'write metric values as plain decimal numbers (e.g. 0.5, 1e-3)'
     )

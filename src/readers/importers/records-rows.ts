@@ -142,8 +142,9 @@ export async function readCsvInto(sink: RowsSink, options: RowsOptions): Promise
     const id = own ? ownId(fields[idColumn], file, line) : fields[idColumn]
     // a repeated id is refused with the others after the file; its values are still checked
     const row = sink.start(id, line)
+    const where = { line, queryId: id }
     for (let c = 0; c < header.length; c++)
-      if (c !== idColumn && c !== indexColumn) sink.cell(row, header[c], fields[c], { line, queryId: id })
+      if (c !== idColumn && c !== indexColumn) sink.cell(row, header[c], fields[c], where)
   }
   await forEachCsvRecord(file, onRecord, options)
   if (header === null) {
@@ -207,10 +208,10 @@ function addRecord(sink: RowsSink, record: JsonMembers, idColumn: string, place:
   const value = hasMember(record, idColumn) ? memberValue(record, idColumn) : undefined
   const id = sink.own ? ownId(value, sink.file, line) : idText(value, sink.file, idColumn, where)
   const row = sink.start(id, line, label)
+  const onLine = line > 0 ? { line, queryId: id } : undefined
   for (let k = 0; k < record.size; k++) {
     const key = record.keys[k]
-    if (key !== idColumn)
-      sink.value(row, key, record.values[k], line > 0 ? { line, queryId: id } : { key: `${label}.${key}` })
+    if (key !== idColumn) sink.value(row, key, record.values[k], onLine ?? { key: `${label}.${key}` })
   }
 }
 

@@ -99,25 +99,26 @@ export class RowsSink {
 
   /** A JSON value of field `key` (numbers, strings, booleans, null; lists and objects are counted and skipped). */
   value(row: number | undefined, key: string, value: unknown, where: Where = {}): void {
-    const at = this.at(row, where)
+    // where a refusal stands, made only for one (this runs once per value of every row)
+    const at = (): Where => this.at(row, where)
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
       if (value === null || value === undefined) {
         if (row !== undefined) this.rows.setValue(row, key, null)
       } else if (typeof value === 'number') {
-        if (!Number.isFinite(value)) throw nonFiniteRefusal(at, key, value)
+        if (!Number.isFinite(value)) throw nonFiniteRefusal(at(), key, value)
         if (row !== undefined) this.rows.setValue(row, key, value)
       } else {
         const string = typeof value === 'string'
         const kind = string ? `a string (${quote(value, 40)})` : Array.isArray(value) ? 'an array' : typeof value
         const hint = `write metric values as JSON numbers${string ? ' without quotes' : ''}`
-        throw new InputError(at, `${quote(key)} is ${kind}, not a number`, hint)
+        throw new InputError(at(), `${quote(key)} is ${kind}, not a number`, hint)
       }
       return
     }
     if (typeof value === 'number' && !Number.isFinite(value)) {
       // NaN in a field the rules do not read is not read; as a label the rules slice by it is refused.
-      if (this.keepAttributes?.has(key) === true) throw nonFiniteRefusal(at, key, value)
+      if (this.keepAttributes?.has(key) === true) throw nonFiniteRefusal(at(), key, value)
       rememberField(this.numericFields, key)
     } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       const names = typeof value === 'number' ? this.numericFields : this.attributeFields
@@ -144,7 +145,7 @@ export class RowsSink {
   cell(row: number | undefined, key: string, text: string, where: Where = {}): void {
     if (this.metricFields.has(key)) {
       this.numericFields.add(key)
-      const value = parseMetricCell(text, key, this.at(row, where))
+      const value = parseMetricCell(text, key, () => this.at(row, where))
       if (row !== undefined) this.rows.setValue(row, key, value)
       return
     }
